@@ -1,0 +1,129 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/typesx"
+)
+
+type addOptions struct {
+	file        string
+	description string
+	why, how    string
+	private     bool
+	tags        []string
+	forceNew    bool
+	allowSecret bool
+}
+
+func newAddCmd(a *app) *cobra.Command {
+	var opts addOptions
+	cmd := &cobra.Command{
+		Use:   "add TYPE NAME [TEXT...]",
+		Short: "Remember something",
+		Long: `Record a memory of TYPE (` + typesx.Names() + `) called NAME.
+
+In live mode the topic file <type>_<name>.md is written and MEMORY.md
+updated at once; in log mode one entry is appended to today's daily log.
+A topic with the same type and name, or a near-duplicate name and
+description of the same type, is updated instead of duplicated (--new
+forces a new topic). Text that looks like a credential is refused.
+
+Examples:
+  memdir add feedback "Testing policy" "Integration tests hit a real database, never mocks." \
+      --why "a mocked suite hid a broken migration" --how "use the db fixture in tests/integration"
+  memdir add project "Release freeze" -d "Merge freeze for the mobile cut" -f notes.md
+  git log -1 --format=%B | memdir add reference "Deploy runbook" -f -`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 2 {
+				return usagef("add takes TYPE NAME [TEXT...]; see `memdir add --help`")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runAdd(a, opts, args[0], args[1], strings.Join(args[2:], " "))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.file, "file", "f", "", "read the text from FILE (- for standard input)")
+	f.StringVarP(&opts.description, "description", "d", "", "one-line description for the index (default: the text's first sentence)")
+	f.StringVar(&opts.why, "why", "", "why this matters (feedback and project facts)")
+	f.StringVar(&opts.how, "how", "", "how to apply it")
+	f.BoolVar(&opts.private, "private", false, "never put this topic into context or the index")
+	f.StringArrayVar(&opts.tags, "tag", nil, "tag the topic (repeatable)")
+	f.BoolVar(&opts.forceNew, "new", false, "always create a new topic, even when a similar one exists")
+	f.BoolVar(&opts.allowSecret, "allow-secret", false, "record text that looks like a credential")
+	return cmd
+}
+
+func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
+	t, err := typesx.Parse(typeArg)
+	if err != nil {
+		return &usageError{msg: err.Error()}
+	}
+	if opts.file != "" {
+		if text != "" {
+			return usagef("give the text as arguments or with -f, not both")
+		}
+		if text, err = a.readText(opts.file); err != nil {
+			return err
+		}
+	}
+	req := memdir.AddRequest{
+		Type: t, Name: name, Text: text, Description: opts.description,
+		Why: opts.why, How: opts.how, Private: opts.private, Tags: opts.tags,
+		New: opts.forceNew, AllowSecret: opts.allowSecret,
+	}
+	if err := req.Validate(); err != nil {
+		return err
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	if err := ws.claim(); err != nil {
+		return err
+	}
+	res, err := ws.dir.Add(req)
+	if err != nil {
+		return err
+	}
+	if res.Warning != "" {
+		a.warn("%s", res.Warning)
+	}
+	if a.json {
+		return a.writeJSON(res)
+	}
+	switch {
+	case res.Action == memdir.Logged:
+		fmt.Fprintf(a.out, "logged to %s\n", res.Log)
+	case res.MatchedBy == "similar" && res.Action == memdir.Updated:
+		fmt.Fprintf(a.out, "updated %s (a similar %s topic; pass --new for a separate one)\n", res.File, t)
+	case res.Action == memdir.Unchanged:
+		fmt.Fprintf(a.out, "unchanged %s (it already says that)\n", res.File)
+	default:
+		fmt.Fprintf(a.out, "%s %s\n", res.Action, res.File)
+	}
+	return nil
+}
+
+// readText reads the text of a memory from a file or, for "-", stdin.
+func (a *app) readText(name string) (string, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		data, err = io.ReadAll(io.LimitReader(a.in, memdir.MaxBodyBytes*4))
+	} else {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return "", usagef("read the text: %v", err)
+	}
+	return string(data), nil
+}

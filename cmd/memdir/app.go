@@ -1,0 +1,220 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/settings"
+)
+
+// app is what every command shares: streams, environment, clock and the
+// global flags. Commands never touch os.Stdout or time.Now directly.
+type app struct {
+	in     io.Reader
+	out    io.Writer
+	errw   io.Writer
+	getenv func(string) string
+	now    func() time.Time
+
+	dirFlag string
+	cwdFlag string
+	json    bool
+}
+
+// usageError is a user mistake: bad arguments or input. It exits 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
+
+// errFound is returned by checks that printed their findings: exit 1 and
+// nothing more to say.
+var errFound = errors.New("problems found")
+
+// exitCode maps an error to the process status: 2 for bad usage or input,
+// 1 for everything else.
+func exitCode(err error) int {
+	var ue *usageError
+	var mismatch *canonical.RootMismatchError
+	var invalid *settings.InvalidError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue), memdir.IsInput(err), errors.As(err, &mismatch), errors.As(err, &invalid):
+		return 2
+	}
+	return 1
+}
+
+// clock returns the time source: MEMDIR_NOW when set, else the system
+// clock.
+func clock(getenv func(string) string) (func() time.Time, error) {
+	v := getenv("MEMDIR_NOW")
+	if v == "" {
+		return time.Now, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return nil, usagef("MEMDIR_NOW=%q is not an RFC 3339 time like 2026-11-22T10:04:05Z", v)
+	}
+	return func() time.Time { return t }, nil
+}
+
+// cwd is the working directory the command acts for: --cwd or the
+// process's own.
+func (a *app) cwd() (string, error) {
+	if a.cwdFlag != "" {
+		abs, err := filepath.Abs(a.cwdFlag)
+		if err != nil {
+			return "", usagef("--cwd %s: %v", a.cwdFlag, err)
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return "", usagef("--cwd %s: not a directory", a.cwdFlag)
+		}
+		return abs, nil
+	}
+	return os.Getwd()
+}
+
+// workspace is a resolved project: where it is, its settings and its
+// memory directory.
+type workspace struct {
+	repo     canonical.Repo
+	loc      canonical.Location
+	settings *settings.Settings
+	dir      *memdir.Dir
+	cwd      string
+}
+
+// workspace resolves the project, its settings and its memory directory.
+func (a *app) workspace() (*workspace, error) {
+	cwd, err := a.cwd()
+	if err != nil {
+		return nil, err
+	}
+	repo, err := canonical.Find(cwd)
+	if err != nil {
+		return nil, fmt.Errorf("find project root: %w", err)
+	}
+	flags := map[string]string{}
+	if a.dirFlag != "" {
+		flags["dir"] = a.dirFlag
+	}
+	s, err := settings.Load(settings.Options{Root: repo.Root, Getenv: a.getenv, Flags: flags})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range s.Warnings() {
+		fmt.Fprintf(a.errw, "memdir: warning: %s\n", w)
+	}
+	loc, err := a.locate(repo.Root, s)
+	if err != nil {
+		return nil, err
+	}
+	if loc.Source == canonical.SourceDefault {
+		if err := canonical.CheckRoot(loc.Dir, loc.Root); err != nil {
+			return nil, err
+		}
+	}
+	mode, err := a.mode(s, loc.Dir)
+	if err != nil {
+		return nil, err
+	}
+	d := memdir.Open(loc.Dir, mode)
+	d.Now = a.now
+	if to := s.Duration("lock.timeout"); to > 0 {
+		d.LockTimeout = to
+	}
+	return &workspace{repo: repo, loc: loc, settings: s, dir: d, cwd: cwd}, nil
+}
+
+// claim records the project root in a memory directory found through the
+// slug, so that another root with the same slug is refused later.
+func (ws *workspace) claim() error {
+	if ws.loc.Source != canonical.SourceDefault {
+		return nil
+	}
+	return canonical.ClaimRoot(ws.loc.Dir, ws.loc.Root)
+}
+
+// locate picks the memory directory. The settings cascade has already
+// weighed --dir, MEMDIR_DIR, the files and a managed lock; canonical turns
+// the winner into a path.
+func (a *app) locate(root string, s *settings.Settings) (canonical.Location, error) {
+	hide := func(k string) string {
+		if k == "MEMDIR_DIR" || k == "MEMDIR_HOME" {
+			return ""
+		}
+		return a.getenv(k)
+	}
+	opts := canonical.Options{Root: root, HomeSetting: s.Home(), Getenv: hide}
+	if v, ok := s.Lookup("dir"); ok && v.Value != "" {
+		switch v.Origin.Layer {
+		case settings.Flag, settings.Env:
+			opts.DirFlag = v.Value
+		default:
+			opts.DirSetting = v.Value
+		}
+	}
+	loc, err := canonical.Resolve(opts)
+	if err != nil {
+		return loc, err
+	}
+	if v, ok := s.Lookup("dir"); ok && v.Origin.Layer == settings.Env {
+		loc.Source = canonical.SourceEnv
+	}
+	return loc, nil
+}
+
+// mode is the memory directory's mode: the `mode` setting when someone set
+// it, else what `memdir init --mode` recorded, else live.
+func (a *app) mode(s *settings.Settings, dir string) (memdir.Mode, error) {
+	if v, ok := s.Lookup("mode"); ok && v.Origin.Layer != settings.Default {
+		return memdir.ParseMode(v.Value)
+	}
+	return memdir.RecordedMode(dir)
+}
+
+// writeJSON prints v as indented JSON.
+func (a *app) writeJSON(v any) error {
+	enc := json.NewEncoder(a.out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// warn prints a warning line on stderr.
+func (a *app) warn(format string, args ...any) {
+	fmt.Fprintf(a.errw, "memdir: warning: "+format+"\n", args...)
+}
+
+// exactArgs is cobra.ExactArgs with a usage error that says what is
+// expected.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s takes %s (got %d arguments); see `memdir %s --help`", cmd.Name(), what, len(args), cmd.Name())
+		}
+		return nil
+	}
+}
+
+// indent prefixes every line of s.
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/secrets"
+)
+
+type editOptions struct {
+	allowSecret bool
+}
+
+func newEditCmd(a *app) *cobra.Command {
+	var opts editOptions
+	cmd := &cobra.Command{
+		Use:   "edit NAME|FILE",
+		Short: "Edit a topic in $EDITOR, then validate and re-index it",
+		Long: `Open a copy of the topic in $VISUAL or $EDITOR (else vi). When the editor
+exits, the copy is validated (frontmatter, secrets) and, if good, replaces
+the topic with a fresh modified time and an updated MEMORY.md line. A copy
+that does not validate changes nothing and is kept for you to fix.
+
+Examples:
+  memdir edit "Testing policy"
+  EDITOR="code --wait" memdir edit feedback_testing_policy.md`,
+		Args: exactArgs(1, "one topic name or file"),
+		RunE: func(_ *cobra.Command, args []string) error { return runEdit(a, opts, args[0]) },
+	}
+	cmd.Flags().BoolVar(&opts.allowSecret, "allow-secret", false, "accept text that looks like a credential")
+	return cmd
+}
+
+func runEdit(a *app, opts editOptions, ref string) error {
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	file, err := ws.dir.Find(ref)
+	if err != nil {
+		return err
+	}
+	orig, err := os.ReadFile(filepath.Join(ws.loc.Dir, file))
+	if err != nil {
+		return err
+	}
+	draftDir := filepath.Join(ws.loc.Dir, memdir.StateDir, "edit")
+	if err := os.MkdirAll(draftDir, 0o755); err != nil {
+		return err
+	}
+	draft := filepath.Join(draftDir, file)
+	if err := atomicfile.WriteFile(draft, orig, 0o644); err != nil {
+		return err
+	}
+	if err := a.runEditor(draft); err != nil {
+		return fmt.Errorf("%w; your copy is kept at %s", err, draft)
+	}
+	edited, err := os.ReadFile(draft)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(edited, orig) {
+		os.Remove(draft)
+		fmt.Fprintf(a.out, "unchanged %s\n", file)
+		return nil
+	}
+	if found := secrets.Scan(string(edited)); len(found) > 0 && !opts.allowSecret {
+		return usagef("%s:%d: looks like a %s: secrets never go into memory; nothing was changed and your copy is kept at %s", file, found[0].Line, found[0].Kind, draft)
+	}
+	if _, _, err := ws.dir.Replace(file, edited); err != nil {
+		if memdir.IsInput(err) {
+			return usagef("%v; nothing was changed and your copy is kept at %s", err, draft)
+		}
+		return err
+	}
+	os.Remove(draft)
+	fmt.Fprintf(a.out, "updated %s\n", file)
+	return nil
+}
+
+// runEditor runs the person's editor on path, through the shell so that
+// EDITOR may carry arguments ("code --wait").
+func (a *app) runEditor(path string) error {
+	editor := a.getenv("VISUAL")
+	if editor == "" {
+		editor = a.getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	cmd := exec.Command("sh", "-c", editor+` "$1"`, "sh", path)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.in, a.out, a.errw
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("editor %q: %w", editor, err)
+	}
+	return nil
+}

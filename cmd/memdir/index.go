@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/index"
+)
+
+type indexOptions struct {
+	check, rebuild, fit bool
+}
+
+func newIndexCmd(a *app) *cobra.Command {
+	var opts indexOptions
+	cmd := &cobra.Command{
+		Use:   "index",
+		Short: "Print MEMORY.md as an agent loads it, or check and repair it",
+		Long: `Print the index exactly as an agent gets it at session start: at most
+200 lines and 25,000 bytes, with a warning naming every entry that was cut.
+
+--check   report dangling links, unindexed topics, duplicates, long lines
+--rebuild rewrite the index from the topic files (hand-written lines stay)
+--fit     rewrite it to stay under 70% of both caps; entries that do not fit
+          move to MEMORY-<type>.md overflow indexes, no topic is deleted
+
+Examples:
+  memdir index
+  memdir index --check
+  memdir index --fit`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error { return runIndex(a, opts) },
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.check, "check", false, "check the index against the topic files")
+	f.BoolVar(&opts.rebuild, "rebuild", false, "rebuild the index from the topic files")
+	f.BoolVar(&opts.fit, "fit", false, "fit the index under 70% of its caps")
+	cmd.MarkFlagsMutuallyExclusive("check", "rebuild", "fit")
+	return cmd
+}
+
+// viewJSON is the loaded index as `memdir index --json` prints it.
+type viewJSON struct {
+	Text      string        `json:"text"`
+	Lines     int           `json:"lines"`
+	Bytes     int           `json:"bytes"`
+	Truncated bool          `json:"truncated"`
+	Warning   string        `json:"warning,omitempty"`
+	Loaded    []index.Entry `json:"loaded"`
+	Dropped   []index.Entry `json:"dropped"`
+}
+
+func runIndex(a *app, opts indexOptions) error {
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	d := ws.dir
+	switch {
+	case opts.check:
+		findings, err := d.CheckIndex()
+		if err != nil {
+			return err
+		}
+		return a.report(findings)
+	case opts.rebuild, opts.fit:
+		op, verb := d.Rebuild, "rebuilt"
+		if opts.fit {
+			op, verb = d.Fit, "fitted"
+		}
+		problems, err := op()
+		if err != nil {
+			return err
+		}
+		for _, p := range problems {
+			a.warn("left out %s", p)
+		}
+		data, err := d.IndexBytes()
+		if err != nil {
+			return err
+		}
+		p := index.Measure(data, index.DefaultCaps)
+		fmt.Fprintf(a.out, "%s MEMORY.md: %d lines, %d bytes\n", verb, p.Lines, p.Bytes)
+		if msg := p.Message(); msg != "" {
+			a.warn("%s", msg)
+		}
+		return nil
+	}
+	data, err := d.IndexBytes()
+	if err != nil {
+		return err
+	}
+	v := index.Load(data, index.DefaultCaps)
+	if a.json {
+		return a.writeJSON(viewJSON{Text: v.Text, Lines: v.Lines, Bytes: v.Bytes, Truncated: v.Truncated,
+			Warning: v.Warning, Loaded: nonNil(v.Loaded), Dropped: nonNil(v.Dropped)})
+	}
+	_, err = fmt.Fprint(a.out, v.Text)
+	return err
+}
+
+func nonNil(e []index.Entry) []index.Entry {
+	if e == nil {
+		return []index.Entry{}
+	}
+	return e
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/memdir"
+)
+
+type initOptions struct {
+	mode string
+}
+
+func newInitCmd(a *app) *cobra.Command {
+	var opts initOptions
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Create this project's memory directory",
+		Long: `Create the memory directory with an empty MEMORY.md, and record the
+project root it belongs to. Running it again changes nothing. --mode records
+how this directory takes new memories: live (the default) writes topic files
+at once, log appends to a daily log that memdir dream distills.
+
+Examples:
+  memdir init
+  memdir init --mode log
+  memdir --dir .memdir init`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error { return runInit(a, opts) },
+	}
+	cmd.Flags().StringVar(&opts.mode, "mode", "", "live or log (default: the mode setting, else live)")
+	return cmd
+}
+
+func runInit(a *app, opts initOptions) error {
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	var mode memdir.Mode
+	if opts.mode != "" {
+		if mode, err = memdir.ParseMode(opts.mode); err != nil {
+			return err
+		}
+	}
+	created, err := ws.dir.Init()
+	if err != nil {
+		return err
+	}
+	if err := ws.claim(); err != nil {
+		return err
+	}
+	if mode != "" {
+		if err := ws.dir.RecordMode(mode); err != nil {
+			return err
+		}
+		ws.dir.Mode = mode
+	}
+	verb := "initialized"
+	if !created {
+		verb = "already initialized"
+	}
+	fmt.Fprintf(a.out, "%s %s (mode %s)\n", verb, ws.loc.Dir, ws.dir.Mode)
+	return nil
+}

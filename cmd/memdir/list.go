@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/typesx"
+)
+
+type listOptions struct {
+	typ string
+}
+
+func newListCmd(a *app) *cobra.Command {
+	var opts listOptions
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the topics",
+		Long: `List every topic: type, file, name and description. Files that cannot
+be read or parsed are reported on stderr with their line, and the others
+are still listed.
+
+Examples:
+  memdir list
+  memdir list --type feedback
+  memdir list --json | jq -r '.[].file'`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error { return runList(a, opts) },
+	}
+	cmd.Flags().StringVarP(&opts.typ, "type", "t", "", "only topics of this type")
+	return cmd
+}
+
+// topicJSON is a topic as read commands print it.
+type topicJSON struct {
+	File        string     `json:"file"`
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Type        string     `json:"type"`
+	Created     *time.Time `json:"created,omitempty"`
+	Modified    *time.Time `json:"modified,omitempty"`
+	Private     bool       `json:"private,omitempty"`
+	Expires     string     `json:"expires,omitempty"`
+	Tags        []string   `json:"tags,omitempty"`
+	Body        string     `json:"body,omitempty"`
+}
+
+func toJSON(t *memdir.Topic, body bool) topicJSON {
+	j := topicJSON{File: t.File, Name: t.Name, Description: t.Description, Type: string(t.Type),
+		Private: t.Private, Expires: t.Expires, Tags: t.Tags}
+	if !t.Created.IsZero() {
+		j.Created = &t.Created
+	}
+	if !t.Modified.IsZero() {
+		j.Modified = &t.Modified
+	}
+	if body {
+		j.Body = t.Body
+	}
+	return j
+}
+
+func runList(a *app, opts listOptions) error {
+	var only typesx.Type
+	if opts.typ != "" {
+		t, err := typesx.Parse(opts.typ)
+		if err != nil {
+			return &usageError{msg: err.Error()}
+		}
+		only = t
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	if !ws.dir.Exists() {
+		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
+	}
+	topics, problems, err := ws.dir.List()
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		a.warn("skipped %s", p)
+	}
+	out := []topicJSON{}
+	for _, t := range topics {
+		if only == "" || t.Type == only {
+			out = append(out, toJSON(t, false))
+		}
+	}
+	if a.json {
+		return a.writeJSON(out)
+	}
+	tw := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
+	for _, t := range out {
+		mark := ""
+		if t.Private {
+			mark = " (private)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s%s — %s\n", t.Type, t.File, t.Name, mark, t.Description)
+	}
+	return tw.Flush()
+}

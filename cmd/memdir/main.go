@@ -1,0 +1,11 @@
+// Command memdir keeps an AI coding agent's memory as plain markdown files:
+// typed topic files, a MEMORY.md index loaded at session start, daily logs
+// distilled by a nightly dream, and the session-start context for any
+// agent. Run `memdir --help` for the commands.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}

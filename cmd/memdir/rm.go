@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func newRmCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "rm NAME|FILE",
+		Short: "Forget a topic",
+		Long: `Delete a topic file and its line in MEMORY.md.
+
+Examples:
+  memdir rm "Release freeze"
+  memdir rm project_release_freeze.md`,
+		Args: exactArgs(1, "one topic name or file"),
+		RunE: func(_ *cobra.Command, args []string) error { return runRm(a, args[0]) },
+	}
+}
+
+func runRm(a *app, ref string) error {
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	file, err := ws.dir.Find(ref)
+	if err != nil {
+		return err
+	}
+	if err := ws.dir.Remove(file); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.out, "removed %s\n", file)
+	return nil
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// run builds the command tree afresh, runs it and returns the exit status.
+// It is the only place that prints an error.
+func run(args []string, in io.Reader, out, errw io.Writer, getenv func(string) string) int {
+	now, err := clock(getenv)
+	if err != nil {
+		fmt.Fprintf(errw, "memdir: %v\n", err)
+		return exitCode(err)
+	}
+	a := &app{in: in, out: out, errw: errw, getenv: getenv, now: now}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	root.SetIn(in)
+	root.SetOut(out)
+	root.SetErr(errw)
+	ran := false
+	root.PersistentPreRun = func(*cobra.Command, []string) { ran = true }
+	err = root.Execute()
+	if err == nil {
+		return 0
+	}
+	if !ran {
+		// cobra rejected the command line before any command ran.
+		err = &usageError{msg: err.Error() + "; see `memdir --help`"}
+	}
+	if err != errFound {
+		fmt.Fprintf(errw, "memdir: %v\n", err)
+	}
+	return exitCode(err)
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "memdir",
+		Short: "Memory for AI coding agents, as plain markdown files",
+		Long: `memdir keeps an AI coding agent's memory as markdown files a person can
+read, grep, edit and commit: typed topic files (user, feedback, reference,
+project) and a MEMORY.md index that agents load at session start.
+
+The memory directory follows from the project's canonical git root (every
+worktree of a repo shares one), or from --dir, MEMDIR_DIR or the dir setting.
+
+Examples:
+  memdir add feedback "Testing policy" "Integration tests hit a real database."
+  memdir list --type feedback
+  memdir index`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &usageError{msg: err.Error()}
+	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.dirFlag, "dir", "", "memory directory to use (overrides MEMDIR_DIR and the dir setting)")
+	pf.StringVar(&a.cwdFlag, "cwd", "", "act as if memdir was started in this directory")
+	pf.BoolVar(&a.json, "json", false, "print JSON (read commands)")
+	root.AddCommand(
+		newPathCmd(a),
+		newInitCmd(a),
+		newAddCmd(a),
+		newListCmd(a),
+		newShowCmd(a),
+		newEditCmd(a),
+		newRmCmd(a),
+		newIndexCmd(a),
+		newLintCmd(a),
+	)
+	return root
+}

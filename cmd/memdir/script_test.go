@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary act as the real memdir binary inside
+// testscript scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"memdir": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
+	})
+}
+
+// TestScripts runs the CLI scripts under testdata/script: the real binary,
+// with HOME, MEMDIR_HOME and TZ inside the script's work directory and the
+// clock pinned. UPDATE=1 rewrites golden output in the scripts.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "..", "testdata", "script"),
+		RequireExplicitExec: true,
+		UpdateScripts:       os.Getenv("UPDATE") == "1",
+		Setup: func(env *testscript.Env) error {
+			work := env.WorkDir
+			env.Setenv("HOME", filepath.Join(work, "home"))
+			env.Setenv("MEMDIR_HOME", filepath.Join(work, "home", ".memdir"))
+			env.Setenv("MEMDIR_MANAGED_CONFIG", filepath.Join(work, "etc", "memdir", "config.yaml"))
+			env.Setenv("TZ", "UTC")
+			env.Setenv("MEMDIR_NOW", "2026-11-22T10:04:05Z")
+			env.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(work, "home", ".gitconfig"))
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("GIT_AUTHOR_NAME", "Test")
+			env.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+			env.Setenv("GIT_COMMITTER_NAME", "Test")
+			env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+			env.Setenv("FIXTURES", fixtures)
+			return os.MkdirAll(filepath.Join(work, "home"), 0o755)
+		},
+	})
+}
+
+// fixtures is the absolute path of the repository's testdata directory.
+var fixtures = func() string {
+	p, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		panic(err)
+	}
+	return p
+}()

@@ -1,0 +1,263 @@
+package memdir
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/secrets"
+	"github.com/memdir/memdir/typesx"
+)
+
+// AddRequest is one memory to record.
+type AddRequest struct {
+	Type        typesx.Type
+	Name        string
+	Text        string
+	Description string // derived from Text when empty
+	Why, How    string // optional "Why:" and "How to apply:" lines
+	Private     bool
+	Tags        []string
+	New         bool // never merge into an existing topic
+	AllowSecret bool // record text that looks like a credential
+}
+
+// Action says what an add did.
+type Action string
+
+// The outcomes of an add.
+const (
+	Created   Action = "created"
+	Updated   Action = "updated"
+	Unchanged Action = "unchanged"
+	Logged    Action = "logged"
+)
+
+// AddResult says what an add did and what the index now looks like.
+type AddResult struct {
+	Action    Action         `json:"action"`
+	File      string         `json:"file,omitempty"`    // topic file (live mode)
+	Log       string         `json:"log,omitempty"`     // daily log (log mode)
+	MatchedBy string         `json:"matched,omitempty"` // "name" or "similar" when an existing topic was updated
+	Pressure  index.Pressure `json:"-"`
+	Warning   string         `json:"warning,omitempty"` // index pressure message, if any
+}
+
+// Body renders the text of a memory with its optional why and how lines.
+func (r AddRequest) Body() string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(r.Text))
+	if r.Why != "" || r.How != "" {
+		b.WriteString("\n")
+	}
+	if r.Why != "" {
+		b.WriteString("\n**Why:** " + strings.TrimSpace(r.Why))
+	}
+	if r.How != "" {
+		b.WriteString("\n**How to apply:** " + strings.TrimSpace(r.How))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// Validate checks a request without touching the disk: a valid type and
+// name, some text, a body within limits and no credentials.
+func (r *AddRequest) Validate() error {
+	if !r.Type.Valid() {
+		return &InputError{Msg: (&typesx.UnknownTypeError{Name: string(r.Type)}).Error()}
+	}
+	if err := ValidateName(r.Name); err != nil {
+		return err
+	}
+	body := r.Body()
+	if body == "" {
+		return &InputError{Msg: "the memory has no text: give it as arguments, with -f FILE, or with -f - on standard input"}
+	}
+	if len(body) > MaxBodyBytes {
+		return &InputError{Msg: fmt.Sprintf("the text is %d bytes, over the %d-byte limit for one topic: split it into several topics, one fact each", len(body), MaxBodyBytes)}
+	}
+	if strings.ContainsRune(body, 0) {
+		return &InputError{Msg: "the text contains a NUL byte: memory is plain text"}
+	}
+	if !r.AllowSecret {
+		all := r.Name + "\n" + r.Description + "\n" + body
+		if found := secrets.Scan(all); len(found) > 0 {
+			return &InputError{Msg: fmt.Sprintf("the text contains what looks like a %s (%s): secrets never go into memory; remove it, or pass --allow-secret if it is not one", found[0].Kind, found[0].Redacted)}
+		}
+	}
+	return nil
+}
+
+// Add records a memory. In live mode it writes or updates the topic file
+// and MEMORY.md; in log mode it appends one entry to today's log.
+func (d *Dir) Add(req AddRequest) (AddResult, error) {
+	req.Name = strings.TrimSpace(req.Name)
+	req.Description = strings.Join(strings.Fields(req.Description), " ")
+	if err := req.Validate(); err != nil {
+		return AddResult{}, err
+	}
+	if d.Mode == Log {
+		return d.appendLog(req)
+	}
+	lk, err := d.lock("add")
+	if err != nil {
+		return AddResult{}, err
+	}
+	defer lk.Release()
+	ix, old, err := d.readIndex()
+	if err != nil {
+		return AddResult{}, err
+	}
+	t, matched, err := d.findExisting(ix, req)
+	if err != nil {
+		return AddResult{}, err
+	}
+	res := AddResult{Action: Created, MatchedBy: matched}
+	if t == nil {
+		t = d.newTopic(req)
+		t.File = d.freeName(req.Type, req.Name)
+	} else if !mergeInto(t, req, d.now()) {
+		res.Action = Unchanged
+	} else {
+		res.Action = Updated
+	}
+	res.File = t.File
+	if res.Action != Unchanged {
+		if err := d.writeTopic(t); err != nil {
+			return AddResult{}, err
+		}
+	}
+	if t.Private {
+		ix.Remove(t.File)
+	} else {
+		ix.Upsert(entryOf(t))
+	}
+	data, err := d.writeIndex(ix, old)
+	if err != nil {
+		return AddResult{}, err
+	}
+	res.Pressure = index.Measure(data, index.DefaultCaps)
+	res.Warning = res.Pressure.Message()
+	return res, nil
+}
+
+func (d *Dir) newTopic(req AddRequest) *Topic {
+	now := d.now()
+	desc := req.Description
+	if desc == "" {
+		desc = Describe(req.Text)
+	}
+	return &Topic{
+		Name: req.Name, Description: desc, Type: req.Type,
+		Created: now, Modified: now,
+		Private: req.Private, Tags: req.Tags, Body: req.Body(),
+	}
+}
+
+// findExisting returns the topic an add should update: the file with the
+// same type and name, else (unless req.New) the most similar topic of the
+// same type in the index. It reads only the index and at most one topic
+// file, so an add costs the same with ten topics or ten thousand.
+func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, string, error) {
+	if req.New {
+		return nil, "", nil
+	}
+	file := FileName(req.Type, req.Name)
+	t, err := d.Read(file)
+	switch {
+	case err == nil && strings.EqualFold(t.Name, req.Name):
+		return t, "name", nil
+	case err == nil:
+		// Same slug, different name ("C++ tips" vs "C tips"): not the same.
+	case errors.Is(err, ErrNotFound):
+	default:
+		return nil, "", &InputError{Msg: fmt.Sprintf("cannot update %v; fix the file or pass --new", err), Err: err}
+	}
+	desc := req.Description
+	if desc == "" {
+		desc = Describe(req.Text)
+	}
+	probe := req.Name + " " + desc
+	best, bestScore, how := "", 0.0, ""
+	for _, e := range ix.Entries() {
+		if e.Type() != req.Type || e.File == file {
+			continue
+		}
+		if strings.EqualFold(e.Title, req.Name) {
+			// A topic whose file name does not follow from its name.
+			best, how = e.File, "name"
+			break
+		}
+		if s := Jaccard(probe, e.Title+" "+e.Hook); s >= SimilarThreshold && s > bestScore {
+			best, bestScore, how = e.File, s, "similar"
+		}
+	}
+	if best == "" {
+		return nil, "", nil
+	}
+	t, err = d.Read(best)
+	if err != nil {
+		return nil, "", nil // a dangling or broken entry is lint's business
+	}
+	return t, how, nil
+}
+
+// freeName picks the file name for a new topic, numbering it when the
+// plain name is taken.
+func (d *Dir) freeName(t typesx.Type, name string) string {
+	base := strings.TrimSuffix(FileName(t, name), ".md")
+	file := base + ".md"
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(filepath.Join(d.Path, file)); errors.Is(err, fs.ErrNotExist) {
+			return file
+		}
+		file = fmt.Sprintf("%s_%d.md", base, n)
+	}
+}
+
+// mergeInto folds req into an existing topic: new text is appended unless
+// the topic already says it, tags are merged, an explicit description
+// replaces the old one. It reports whether anything changed.
+func mergeInto(t *Topic, req AddRequest, now time.Time) bool {
+	changed := false
+	body := req.Body()
+	if !strings.Contains(squash(t.Body), squash(body)) {
+		t.Body = strings.TrimRight(t.Body, "\n") + "\n\n" + body
+		changed = true
+	}
+	if req.Description != "" && req.Description != t.Description {
+		t.Description = req.Description
+		changed = true
+	}
+	if req.Private && !t.Private {
+		t.Private = true
+		changed = true
+	}
+	for _, tag := range req.Tags {
+		if !contains(t.Tags, tag) {
+			t.Tags = append(t.Tags, tag)
+			changed = true
+		}
+	}
+	if changed {
+		t.Modified = now
+	}
+	return changed
+}
+
+// squash normalises whitespace so that re-adding the same text with other
+// line breaks is recognised as the same text.
+func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

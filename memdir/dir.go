@@ -1,0 +1,307 @@
+// Package memdir is the memory store: a directory of markdown topic files
+// with a MEMORY.md index, as DESIGN.md describes. It adds, reads, updates
+// and removes topics, keeps the index in step, writes every file
+// atomically and holds the sidecar lock .memdir/lock around every
+// read-modify-write, so many processes can share one directory.
+package memdir
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/index"
+)
+
+// Names inside a memory directory.
+const (
+	IndexFile  = "MEMORY.md"
+	StateDir   = ".memdir"
+	LogsDir    = "logs"
+	ArchiveDir = "archive"
+)
+
+// Mode says how `add` records a memory.
+type Mode string
+
+// The two modes.
+const (
+	Live Mode = "live" // add writes the topic and the index at once
+	Log  Mode = "log"  // add appends to today's daily log; dream distills later
+)
+
+// ParseMode returns the mode named s.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
+	case Live, Log:
+		return m, nil
+	case "":
+		return Live, nil
+	}
+	return "", &InputError{Msg: fmt.Sprintf("unknown mode %q: use live or log", s)}
+}
+
+// Dir is an open memory directory.
+type Dir struct {
+	Path        string
+	Mode        Mode
+	Now         func() time.Time // the clock; time.Now when nil
+	LockTimeout time.Duration    // DefaultLockTimeout when zero
+}
+
+// Open returns the memory directory at path. It does not create it.
+func Open(path string, mode Mode) *Dir {
+	return &Dir{Path: path, Mode: mode}
+}
+
+func (d *Dir) now() time.Time {
+	if d.Now != nil {
+		return d.Now()
+	}
+	return time.Now()
+}
+
+// Exists reports whether the memory directory exists.
+func (d *Dir) Exists() bool {
+	fi, err := os.Stat(d.Path)
+	return err == nil && fi.IsDir()
+}
+
+// Init creates the memory directory, its state directory and an empty
+// MEMORY.md when they are missing. It reports whether it created anything.
+func (d *Dir) Init() (bool, error) {
+	created := !d.Exists()
+	if err := d.ensure(); err != nil {
+		return false, err
+	}
+	ix := filepath.Join(d.Path, IndexFile)
+	if _, err := os.Stat(ix); errors.Is(err, fs.ErrNotExist) {
+		if err := atomicfile.WriteFile(ix, nil, 0o644); err != nil {
+			return false, writeErr(d.Path, err)
+		}
+		created = true
+	}
+	return created, nil
+}
+
+// ensure creates the directory and its state directory.
+func (d *Dir) ensure() error {
+	if err := os.MkdirAll(filepath.Join(d.Path, StateDir), 0o755); err != nil {
+		return writeErr(d.Path, err)
+	}
+	return nil
+}
+
+// writeErr turns a permission problem into a clear input error: the user
+// pointed memdir at a directory it cannot write.
+func writeErr(dir string, err error) error {
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.ENOTDIR) {
+		return &InputError{Msg: fmt.Sprintf("cannot write the memory directory %s: %v; fix its permissions or choose another with --dir", dir, rootCause(err)), Err: err}
+	}
+	return err
+}
+
+func rootCause(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+}
+
+// lock takes the sidecar lock for a piece of work named what.
+func (d *Dir) lock(what string) (*Lock, error) {
+	if err := d.ensure(); err != nil {
+		return nil, err
+	}
+	timeout := d.LockTimeout
+	if timeout == 0 {
+		timeout = DefaultLockTimeout
+	}
+	return AcquireLock(context.Background(), d.Path, timeout, what)
+}
+
+// Problem is a file memdir could not use, with where and why. Commands
+// report problems and go on with the other files.
+type Problem struct {
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+	Msg  string `json:"message"`
+}
+
+func (p Problem) String() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
+	}
+	return fmt.Sprintf("%s: %s", p.File, p.Msg)
+}
+
+func problemOf(file string, err error) Problem {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		return Problem{File: file, Line: pe.Line, Msg: pe.Msg}
+	}
+	return Problem{File: file, Msg: rootCause(err).Error()}
+}
+
+// IsTopicFile reports whether a base name in the memory directory is a
+// topic file: markdown that is neither the index nor an overflow index nor
+// a temp file.
+func IsTopicFile(name string) bool {
+	if !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") || name == IndexFile {
+		return false
+	}
+	_, overflow := index.IsOverflowFile(name)
+	return !overflow
+}
+
+// TopicFiles lists the base names of the topic files, sorted.
+func (d *Dir) TopicFiles() ([]string, error) {
+	ents, err := os.ReadDir(d.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.Path, err)
+	}
+	var names []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && IsTopicFile(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
+}
+
+// Read parses one topic file by base name.
+func (d *Dir) Read(file string) (*Topic, error) {
+	data, err := os.ReadFile(filepath.Join(d.Path, file))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", file, ErrNotFound)
+		}
+		return nil, fmt.Errorf("read %s: %w", file, err)
+	}
+	return ParseTopic(file, data)
+}
+
+// List reads every topic file. Files that cannot be read or parsed are
+// returned as problems; the rest are returned sorted by type order, then
+// name.
+func (d *Dir) List() ([]*Topic, []Problem, error) {
+	files, err := d.TopicFiles()
+	if err != nil {
+		return nil, nil, err
+	}
+	topics := make([]*Topic, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0)*2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				topics[i], errs[i] = d.Read(files[i])
+			}
+		}()
+	}
+	for i := range files {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var out []*Topic
+	var problems []Problem
+	for i, t := range topics {
+		if errs[i] != nil {
+			problems = append(problems, problemOf(files[i], errs[i]))
+			continue
+		}
+		out = append(out, t)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if ri, rj := out[i].Type.Rank(), out[j].Type.Rank(); ri != rj {
+			return ri < rj
+		}
+		return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name)
+	})
+	return out, problems, nil
+}
+
+// readIndex parses MEMORY.md; a missing index is an empty one.
+func (d *Dir) readIndex() (*index.Index, []byte, error) {
+	data, err := os.ReadFile(filepath.Join(d.Path, IndexFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("read %s: %w", IndexFile, err)
+	}
+	return index.Parse(data), data, nil
+}
+
+// IndexBytes returns MEMORY.md as it is on disk; a missing index is empty.
+func (d *Dir) IndexBytes() ([]byte, error) {
+	_, data, err := d.readIndex()
+	return data, err
+}
+
+// writeIndex writes MEMORY.md when its content changed.
+func (d *Dir) writeIndex(ix *index.Index, old []byte) ([]byte, error) {
+	data := ix.Bytes()
+	if string(data) == string(old) {
+		return data, nil
+	}
+	if err := atomicfile.WriteFile(filepath.Join(d.Path, IndexFile), data, 0o644); err != nil {
+		return nil, writeErr(d.Path, err)
+	}
+	return data, nil
+}
+
+// writeTopic renders and atomically writes a topic file.
+func (d *Dir) writeTopic(t *Topic) error {
+	data, err := t.Marshal()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(d.Path, t.File), data, 0o644); err != nil {
+		return writeErr(d.Path, err)
+	}
+	return nil
+}
+
+// entryOf is the index line for a topic.
+func entryOf(t *Topic) index.Entry {
+	return index.Entry{Title: t.Name, File: t.File, Hook: t.Description}
+}
+
+// modeFile records the mode `memdir init --mode` chose.
+const modeFile = "mode"
+
+// RecordedMode returns the mode recorded in the memory directory at path,
+// or live when none was recorded.
+func RecordedMode(path string) (Mode, error) {
+	data, err := os.ReadFile(filepath.Join(path, StateDir, modeFile))
+	if err != nil {
+		return Live, nil
+	}
+	return ParseMode(string(data))
+}
+
+// RecordMode records the directory's mode for later commands.
+func (d *Dir) RecordMode(m Mode) error {
+	if err := d.ensure(); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(d.Path, StateDir, modeFile), []byte(string(m)+"\n"), 0o644); err != nil {
+		return writeErr(d.Path, err)
+	}
+	return nil
+}

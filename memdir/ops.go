@@ -1,0 +1,221 @@
+package memdir
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/index"
+)
+
+// AmbiguousError reports a name that matches several topics.
+type AmbiguousError struct {
+	Name  string
+	Files []string
+}
+
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("%q matches %d topics (%s): name the file instead", e.Name, len(e.Files), strings.Join(e.Files, ", "))
+}
+
+// Find resolves what a person typed (a file name, a topic name or a slug)
+// to one topic file's base name.
+func (d *Dir) Find(ref string) (string, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" || strings.ContainsAny(ref, "/\\\x00") || strings.Contains(ref, "..") {
+		return "", &InputError{Msg: fmt.Sprintf("%q is not a topic: give its name or its file name, e.g. feedback_testing_policy.md", ref)}
+	}
+	if strings.HasSuffix(ref, ".md") {
+		if _, err := os.Stat(filepath.Join(d.Path, ref)); err == nil && IsTopicFile(ref) {
+			return ref, nil
+		}
+	}
+	files, err := d.TopicFiles()
+	if err != nil {
+		return "", err
+	}
+	if f := strings.TrimSuffix(ref, ".md") + ".md"; contains(files, f) {
+		return f, nil
+	}
+	slug := Slugify(ref)
+	var hits []string
+	for _, f := range files {
+		if _, rest, ok := strings.Cut(f, "_"); ok && rest == slug+".md" {
+			hits = append(hits, f)
+		}
+	}
+	if len(hits) == 0 {
+		hits = d.findByName(files, ref)
+	}
+	switch len(hits) {
+	case 0:
+		return "", &InputError{Msg: fmt.Sprintf("no topic named %q: `memdir list` shows the topics", ref), Err: ErrNotFound}
+	case 1:
+		return hits[0], nil
+	}
+	return "", &InputError{Msg: (&AmbiguousError{Name: ref, Files: hits}).Error()}
+}
+
+// findByName scans topic names, for a topic whose file name does not
+// follow from its name (written by hand or renamed).
+func (d *Dir) findByName(files []string, name string) []string {
+	var hits []string
+	for _, f := range files {
+		if t, err := d.Read(f); err == nil && strings.EqualFold(t.Name, name) {
+			hits = append(hits, f)
+		}
+	}
+	return hits
+}
+
+// Remove deletes a topic file and its index line.
+func (d *Dir) Remove(file string) error {
+	lk, err := d.lock("rm")
+	if err != nil {
+		return err
+	}
+	defer lk.Release()
+	if err := os.Remove(filepath.Join(d.Path, file)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return writeErr(d.Path, fmt.Errorf("remove %s: %w", file, err))
+	}
+	if err := atomicfile.SyncDir(d.Path); err != nil {
+		return err
+	}
+	ix, old, err := d.readIndex()
+	if err != nil {
+		return err
+	}
+	ix.Remove(file)
+	_, err = d.writeIndex(ix, old)
+	return err
+}
+
+// Replace validates new content for a topic file (after an edit), writes
+// it with a fresh modified stamp when the content changed, and brings its
+// index line in step. It returns the parsed topic.
+func (d *Dir) Replace(file string, data []byte) (*Topic, bool, error) {
+	t, err := ParseTopic(file, data)
+	if err != nil {
+		return nil, false, &InputError{Msg: err.Error(), Err: err}
+	}
+	lk, err := d.lock("edit")
+	if err != nil {
+		return nil, false, err
+	}
+	defer lk.Release()
+	old, _ := os.ReadFile(filepath.Join(d.Path, file))
+	changed := string(old) != string(data)
+	if changed {
+		t.Modified = d.now()
+		if t.Created.IsZero() {
+			t.Created = t.Modified
+		}
+		if err := d.writeTopic(t); err != nil {
+			return nil, false, err
+		}
+	}
+	ix, oldIx, err := d.readIndex()
+	if err != nil {
+		return nil, false, err
+	}
+	if t.Private {
+		ix.Remove(file)
+	} else {
+		ix.Upsert(entryOf(t))
+	}
+	_, err = d.writeIndex(ix, oldIx)
+	return t, changed, err
+}
+
+// metas reads every topic for the index operations; private topics stay
+// out of the index.
+func (d *Dir) metas() ([]index.Meta, []Problem, error) {
+	topics, problems, err := d.List()
+	if err != nil {
+		return nil, nil, err
+	}
+	var metas []index.Meta
+	for _, t := range topics {
+		if t.Private {
+			continue
+		}
+		metas = append(metas, index.Meta{Entry: entryOf(t), Type: t.Type, Modified: t.Modified})
+	}
+	return metas, problems, nil
+}
+
+// Rebuild rewrites MEMORY.md from the topic files: one line per topic,
+// hooks from descriptions, hand-written lines kept. Topic files that could
+// not be parsed are returned as problems and left out.
+func (d *Dir) Rebuild() ([]Problem, error) {
+	lk, err := d.lock("index --rebuild")
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Release()
+	metas, problems, err := d.metas()
+	if err != nil {
+		return nil, err
+	}
+	ix, old, err := d.readIndex()
+	if err != nil {
+		return nil, err
+	}
+	_, err = d.writeIndex(index.Rebuild(ix, metas), old)
+	return problems, err
+}
+
+// Fit rewrites MEMORY.md to stay under 70% of both load caps, moving the
+// entries that do not fit into overflow index files. No topic file is
+// touched.
+func (d *Dir) Fit() ([]Problem, error) {
+	lk, err := d.lock("index --fit")
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Release()
+	metas, problems, err := d.metas()
+	if err != nil {
+		return nil, err
+	}
+	ix, old, err := d.readIndex()
+	if err != nil {
+		return nil, err
+	}
+	main, overflow := index.Fit(ix, metas, index.DefaultCaps)
+	if err := d.writeOverflow(overflow); err != nil {
+		return nil, err
+	}
+	_, err = d.writeIndex(main, old)
+	return problems, err
+}
+
+// writeOverflow writes one overflow index per type that has entries and
+// removes those of types that no longer overflow.
+func (d *Dir) writeOverflow(overflow index.Overflow) error {
+	ents, err := os.ReadDir(d.Path)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if t, ok := index.IsOverflowFile(e.Name()); ok && len(overflow[t]) == 0 {
+			if err := os.Remove(filepath.Join(d.Path, e.Name())); err != nil {
+				return writeErr(d.Path, err)
+			}
+		}
+	}
+	for t, entries := range overflow {
+		if len(entries) == 0 {
+			continue
+		}
+		path := filepath.Join(d.Path, index.OverflowFile(t))
+		if err := atomicfile.WriteFile(path, index.RenderOverflow(t, entries), 0o644); err != nil {
+			return writeErr(d.Path, err)
+		}
+	}
+	return nil
+}
