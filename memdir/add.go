@@ -192,7 +192,7 @@ func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, string, err
 			best, how = e.File, "name"
 			break
 		}
-		if s := Jaccard(probe, e.Title+" "+e.Hook); s >= SimilarThreshold && s > bestScore {
+		if s, ok := Similar(probe, e.Title+" "+e.Hook); ok && s > bestScore {
 			best, bestScore, how = e.File, s, "similar"
 		}
 	}

@@ -12,17 +12,38 @@ import (
 
 // Finding is one problem lint or an index check found.
 type Finding struct {
-	Kind string `json:"kind"` // e.g. "dangling", "orphan", "frontmatter", "secret"
-	File string `json:"file"`
-	Line int    `json:"line,omitempty"`
-	Msg  string `json:"message"`
+	Kind  string `json:"kind"`  // e.g. "dangling", "orphan", "frontmatter", "secret"
+	Level string `json:"level"` // "error", "warning" or "note"; only errors fail a check
+	File  string `json:"file"`
+	Line  int    `json:"line,omitempty"`
+	Msg   string `json:"message"`
 }
+
+// The levels of a Finding.
+const (
+	LevelError   = index.LevelError
+	LevelWarning = index.LevelWarning
+	LevelNote    = index.LevelNote
+)
 
 func (f Finding) String() string {
 	if f.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s: %s", f.File, f.Line, f.Kind, f.Msg)
+		return fmt.Sprintf("%s:%d: %s: %s: %s", f.File, f.Line, f.Level, f.Kind, f.Msg)
 	}
-	return fmt.Sprintf("%s: %s: %s", f.File, f.Kind, f.Msg)
+	return fmt.Sprintf("%s: %s: %s: %s", f.File, f.Level, f.Kind, f.Msg)
+}
+
+// levelOf decides how serious an index problem is for memdir: a topic
+// no agent can find is an error; an index over its caps is a warning,
+// since `memdir index --fit` repairs it without losing anything.
+func levelOf(p index.Problem) string {
+	switch p.Kind {
+	case index.KindOrphan, index.KindDangling, index.KindDuplicate:
+		return LevelError
+	case index.KindOverCap:
+		return LevelWarning
+	}
+	return p.Level
 }
 
 // CheckIndex checks MEMORY.md against the topic files on disk: dangling
@@ -37,7 +58,7 @@ func (d *Dir) CheckIndex() ([]Finding, error) {
 }
 
 func (d *Dir) checkIndex(topics []*Topic) ([]Finding, error) {
-	ix, data, err := d.readIndex()
+	_, data, err := d.readIndex()
 	if err != nil {
 		return nil, err
 	}
@@ -62,36 +83,32 @@ func (d *Dir) checkIndex(topics []*Topic) ([]Finding, error) {
 		return nil, err
 	}
 	var out []Finding
-	for _, p := range index.Check(ix, data, indexable, overflow, index.DefaultCaps) {
-		file := p.File
+	for _, p := range index.Check(data, index.Disk{Topics: indexable, Overflow: overflow}, index.DefaultCaps) {
+		file := p.Source
 		if file == "" {
-			file = IndexFile
+			file = p.File
 		}
-		if p.Line > 0 {
-			file = IndexFile
-		}
-		out = append(out, Finding{Kind: p.Kind, File: file, Line: p.Line, Msg: p.Message})
+		out = append(out, Finding{Kind: p.Kind, Level: levelOf(p), File: file, Line: p.Line, Msg: p.Message})
 	}
 	return out, nil
 }
 
-// readOverflow parses the overflow index files present on disk.
-func (d *Dir) readOverflow() (index.Overflow, error) {
+// readOverflow reads the overflow index files present on disk, by name.
+func (d *Dir) readOverflow() (map[string][]byte, error) {
 	ents, err := os.ReadDir(d.Path)
 	if err != nil {
 		return nil, err
 	}
-	overflow := index.Overflow{}
+	overflow := map[string][]byte{}
 	for _, e := range ents {
-		t, ok := index.IsOverflowFile(e.Name())
-		if !ok {
+		if _, ok := index.IsOverflowFile(e.Name()); !ok {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(d.Path, e.Name()))
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", e.Name(), err)
 		}
-		overflow[t] = index.Parse(data).Entries()
+		overflow[e.Name()] = data
 	}
 	return overflow, nil
 }
@@ -105,7 +122,7 @@ func (d *Dir) Lint() ([]Finding, error) {
 	}
 	var out []Finding
 	for _, p := range problems {
-		out = append(out, Finding{Kind: "frontmatter", File: p.File, Line: p.Line, Msg: p.Msg})
+		out = append(out, Finding{Kind: "frontmatter", Level: LevelError, File: p.File, Line: p.Line, Msg: p.Msg})
 	}
 	ixFindings, err := d.checkIndex(topics)
 	if err != nil {
@@ -122,15 +139,15 @@ func (d *Dir) Lint() ([]Finding, error) {
 			continue // missing index; unreadable topics were reported above
 		}
 		for _, s := range secrets.Scan(string(data)) {
-			out = append(out, Finding{Kind: "secret", File: f, Line: s.Line, Msg: fmt.Sprintf("looks like a %s (%s): remove it from memory", s.Kind, s.Redacted)})
+			out = append(out, Finding{Kind: "secret", Level: LevelError, File: f, Line: s.Line, Msg: fmt.Sprintf("looks like a %s (%s): remove it from memory", s.Kind, s.Redacted)})
 		}
 	}
 	for _, t := range topics {
 		if len(t.Body) > MaxBodyBytes {
-			out = append(out, Finding{Kind: "too-long", File: t.File, Msg: fmt.Sprintf("body is %d bytes, over %d: split it into topics", len(t.Body), MaxBodyBytes)})
+			out = append(out, Finding{Kind: "too-long", Level: LevelError, File: t.File, Msg: fmt.Sprintf("body is %d bytes, over %d: split it into topics", len(t.Body), MaxBodyBytes)})
 		}
 		if t.Expired(d.now()) {
-			out = append(out, Finding{Kind: "expired", File: t.File, Msg: fmt.Sprintf("expired on %s: update it, or let `memdir dream` archive it", t.Expires)})
+			out = append(out, Finding{Kind: "expired", Level: LevelWarning, File: t.File, Msg: fmt.Sprintf("expired on %s: update it, or let `memdir dream` archive it", t.Expires)})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {

@@ -102,8 +102,9 @@ func words(s string) map[string]bool {
 
 // Jaccard is the word-set similarity of a and b: shared words over all
 // words, from 0 (nothing shared) to 1 (same words).
-func Jaccard(a, b string) float64 {
-	wa, wb := words(a), words(b)
+func Jaccard(a, b string) float64 { return jaccard(words(a), words(b)) }
+
+func jaccard(wa, wb map[string]bool) float64 {
 	if len(wa) == 0 && len(wb) == 0 {
 		return 0
 	}
@@ -119,6 +120,33 @@ func Jaccard(a, b string) float64 {
 // SimilarThreshold is the Jaccard similarity of name plus description at
 // which two topics of one type count as the same memory.
 const SimilarThreshold = 0.6
+
+// Similar reports whether two name-plus-description strings are the same
+// memory: word-set Jaccard at or above SimilarThreshold, and the same
+// numbers in both, since "API v1 limits" and "API v2 limits" are different
+// facts however many words they share.
+func Similar(a, b string) (float64, bool) {
+	wa, wb := words(a), words(b)
+	score := jaccard(wa, wb)
+	if score < SimilarThreshold {
+		return score, false
+	}
+	for w := range wa {
+		if hasDigit(w) && !wb[w] {
+			return score, false
+		}
+	}
+	for w := range wb {
+		if hasDigit(w) && !wa[w] {
+			return score, false
+		}
+	}
+	return score, true
+}
+
+func hasDigit(s string) bool {
+	return strings.IndexFunc(s, unicode.IsDigit) >= 0
+}
 
 // Describe derives a description from a text: its first sentence, on one
 // line, cut at a word boundary to about 150 characters.
@@ -147,13 +175,16 @@ func Shorten(s string, n int) string {
 	return strings.TrimRight(cut, " ,;:-") + "…"
 }
 
-// stripMarkup drops the markdown a description should not carry: heading
-// marks, emphasis stars and leading bullets.
+// stripMarkup returns the first paragraph of text without the markdown a
+// description should not carry: headings, emphasis stars, bullets.
 func stripMarkup(text string) string {
 	var b strings.Builder
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
-		line = strings.TrimLeft(line, "#>-*+ ")
+		if strings.HasPrefix(line, "#") {
+			continue // a heading names the text; the description says it
+		}
+		line = strings.TrimLeft(line, ">-*+ ")
 		if line == "" {
 			if b.Len() > 0 {
 				break

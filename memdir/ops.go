@@ -10,6 +10,7 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/typesx"
 )
 
 // AmbiguousError reports a name that matches several topics.
@@ -196,7 +197,7 @@ func (d *Dir) Fit() ([]Problem, error) {
 
 // writeOverflow writes one overflow index per type that has entries and
 // removes those of types that no longer overflow.
-func (d *Dir) writeOverflow(overflow index.Overflow) error {
+func (d *Dir) writeOverflow(overflow map[typesx.Type][]index.Entry) error {
 	ents, err := os.ReadDir(d.Path)
 	if err != nil {
 		return err

@@ -109,7 +109,12 @@ func (a *app) workspace() (*workspace, error) {
 	}
 	flags := map[string]string{}
 	if a.dirFlag != "" {
-		flags["dir"] = a.dirFlag
+		// A relative --dir is relative to where the command acts.
+		dir := a.dirFlag
+		if !filepath.IsAbs(dir) && !strings.HasPrefix(dir, "~") {
+			dir = filepath.Join(cwd, dir)
+		}
+		flags["dir"] = dir
 	}
 	s, err := settings.Load(settings.Options{Root: repo.Root, Getenv: a.getenv, Flags: flags})
 	if err != nil {

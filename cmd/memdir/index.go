@@ -42,13 +42,28 @@ Examples:
 
 // viewJSON is the loaded index as `memdir index --json` prints it.
 type viewJSON struct {
-	Text      string        `json:"text"`
-	Lines     int           `json:"lines"`
-	Bytes     int           `json:"bytes"`
-	Truncated bool          `json:"truncated"`
-	Warning   string        `json:"warning,omitempty"`
-	Loaded    []index.Entry `json:"loaded"`
-	Dropped   []index.Entry `json:"dropped"`
+	Text      string      `json:"text"`
+	Lines     int         `json:"lines"`
+	Bytes     int         `json:"bytes"`
+	Truncated bool        `json:"truncated"`
+	Warning   string      `json:"warning,omitempty"`
+	Loaded    []entryJSON `json:"loaded"`
+	Dropped   []entryJSON `json:"dropped"`
+}
+
+// entryJSON is an index entry as read commands print it.
+type entryJSON struct {
+	Title string `json:"title"`
+	File  string `json:"file"`
+	Hook  string `json:"hook,omitempty"`
+}
+
+func entriesJSON(entries []index.Entry) []entryJSON {
+	out := make([]entryJSON, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, entryJSON{Title: e.Title, File: e.File, Hook: e.Hook})
+	}
+	return out
 }
 
 func runIndex(a *app, opts indexOptions) error {
@@ -94,15 +109,8 @@ func runIndex(a *app, opts indexOptions) error {
 	v := index.Load(data, index.DefaultCaps)
 	if a.json {
 		return a.writeJSON(viewJSON{Text: v.Text, Lines: v.Lines, Bytes: v.Bytes, Truncated: v.Truncated,
-			Warning: v.Warning, Loaded: nonNil(v.Loaded), Dropped: nonNil(v.Dropped)})
+			Warning: v.Warning, Loaded: entriesJSON(v.Loaded), Dropped: entriesJSON(v.Dropped)})
 	}
 	_, err = fmt.Fprint(a.out, v.Text)
 	return err
-}
-
-func nonNil(e []index.Entry) []index.Entry {
-	if e == nil {
-		return []index.Entry{}
-	}
-	return e
 }

@@ -40,8 +40,14 @@ func runLint(a *app) error {
 	return a.report(findings)
 }
 
-// report prints findings and turns any into exit status 1.
+// report prints findings; any error among them makes the exit status 1.
 func (a *app) report(findings []memdir.Finding) error {
+	errs := 0
+	for _, f := range findings {
+		if f.Level == memdir.LevelError {
+			errs++
+		}
+	}
 	if a.json {
 		if findings == nil {
 			findings = []memdir.Finding{}
@@ -53,15 +59,15 @@ func (a *app) report(findings []memdir.Finding) error {
 		for _, f := range findings {
 			fmt.Fprintln(a.out, f)
 		}
+		if errs == 0 {
+			fmt.Fprintln(a.out, "ok")
+		}
 	}
-	if len(findings) > 0 {
+	if errs > 0 {
 		if !a.json {
-			fmt.Fprintf(a.errw, "memdir: %d problem(s) found\n", len(findings))
+			fmt.Fprintf(a.errw, "memdir: %d error(s) found\n", errs)
 		}
 		return errFound
-	}
-	if !a.json {
-		fmt.Fprintln(a.out, "ok")
 	}
 	return nil
 }

@@ -1,0 +1,209 @@
+package instructions
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/memdir/memdir/typesx"
+)
+
+// load reads f.Path, decides its status, appends it (and, when it loads, its
+// imports) to the result, and returns its status. chain holds the real paths
+// of the importers, outermost first.
+func (l *loader) load(f File, chain []string) Status {
+	data, err := os.ReadFile(f.Path)
+	if err != nil {
+		return l.fail(f, StatusUnreadable, readReason(err))
+	}
+	f.Size = len(data)
+	real := realPath(f.Path)
+	if prev, ok := l.seen[real]; ok {
+		return l.fail(f, StatusDuplicate, "same file as "+prev+", already loaded")
+	}
+	if !isText(data) {
+		return l.fail(f, StatusNotText, "binary content: only text files are loaded")
+	}
+	body, note, ok := l.applyFrontmatter(&f, data)
+	if !ok {
+		return f.Status
+	}
+	if l.p.StripComments {
+		body = StripComments(body)
+	}
+	if strings.TrimSpace(string(body)) == "" {
+		return l.fail(f, StatusEmpty, "nothing but white space"+note)
+	}
+	content, ok := l.limit(&f, string(body))
+	if !ok {
+		return f.Status
+	}
+	f.Reason = strings.TrimPrefix(f.Reason+note, "; ")
+	l.seen[real] = f.Path
+	l.used += len(content)
+	f.Content = content
+	if f.Status == StatusTruncated {
+		f.Content += fmt.Sprintf("[memdir: %s truncated: %s]\n", filepath.Base(f.Path), f.Reason)
+	}
+	l.add(f)
+	// Only the loaded part counts: imports cut away by a limit are not followed.
+	l.imports(f, []byte(content), append(slices.Clip(chain), real))
+	return f.Status
+}
+
+func (l *loader) fail(f File, st Status, reason string) Status {
+	f.Status, f.Reason = st, reason
+	l.add(f)
+	return st
+}
+
+func readReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if strings.Contains(err.Error(), "is a directory") {
+		return "is a directory, not a file"
+	}
+	return "cannot read: " + err.Error()
+}
+
+// applyFrontmatter handles the frontmatter of rules and imports: it removes
+// it from the text and skips the file when its paths match no --file.
+func (l *loader) applyFrontmatter(f *File, data []byte) (body []byte, note string, ok bool) {
+	if f.Kind == KindInstructions {
+		return data, "", true
+	}
+	fm, body, had, err := ParseFrontmatter(data)
+	if had {
+		body = bytes.TrimLeft(body, "\r\n")
+	}
+	if err != nil {
+		return body, "; " + err.Error() + ": loaded without conditions", true
+	}
+	pats := fm.Patterns()
+	if fm.AlwaysApply && len(pats) > 0 {
+		return body, "", withReason(f, "alwaysApply overrides paths "+strings.Join(pats, ", "))
+	}
+	if fm.Applies(l.files) {
+		switch {
+		case len(pats) > 0 && len(l.files) == 0:
+			f.Reason = "paths " + strings.Join(pats, ", ") + " only exclude: applies with no --file"
+		case len(pats) > 0:
+			f.Reason = "paths " + strings.Join(pats, ", ") + " match a --file (" + strings.Join(l.files, ", ") + ")"
+		case f.Kind == KindRule:
+			f.Reason = "no paths in frontmatter: always loaded"
+		}
+		return body, "", true
+	}
+	why := "no --file given"
+	if len(l.files) > 0 {
+		why = "no --file matches (" + strings.Join(l.files, ", ") + ")"
+	}
+	l.fail(*f, StatusSkippedGlob, "available, not loaded: applies to "+strings.Join(pats, ", ")+"; "+why)
+	f.Status = StatusSkippedGlob
+	return nil, "", false
+}
+
+func withReason(f *File, r string) bool {
+	f.Reason = r
+	return true
+}
+
+// limit applies the per-file and total limits, setting f.Status. It returns
+// ok false when nothing could be loaded (the file is then recorded).
+func (l *loader) limit(f *File, s string) (string, bool) {
+	f.Status = StatusLoaded
+	var why []string
+	if m := l.p.MaxFileBytes; m > 0 && len(s) > m {
+		s = cutAtLine(s, m)
+		why = append(why, fmt.Sprintf("per-file limit of %d bytes", m))
+	}
+	if m := l.p.MaxTotalBytes; m > 0 && l.used+len(s) > m {
+		left := m - l.used
+		if left > 0 {
+			s = cutAtLine(s, left)
+		}
+		if left <= 0 || s == "" {
+			l.fail(*f, StatusOverBudget, fmt.Sprintf("total limit of %d bytes already used by earlier files", m))
+			f.Status = StatusOverBudget
+			return "", false
+		}
+		why = append(why, fmt.Sprintf("total limit of %d bytes", m))
+	}
+	if len(why) > 0 {
+		f.Status = StatusTruncated
+		r := fmt.Sprintf("%s: loaded %d of %d bytes, cut at a line boundary", strings.Join(why, " and "), len(s), f.Size)
+		f.Reason = strings.TrimPrefix(f.Reason+"; "+r, "; ")
+	}
+	return s, true
+}
+
+// ruleFiles lists the .md files under a rules directory, recursively, in
+// path order. A missing directory has none.
+func ruleFiles(dir string) []string {
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".md") && !strings.HasPrefix(d.Name(), ".") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// imports follows the "@path" imports of a loaded file.
+func (l *loader) imports(from File, content []byte, chain []string) {
+	if l.p.ImportDepth <= 0 {
+		return
+	}
+	for _, im := range FindImports(content) {
+		l.importOne(from, im.Path, chain)
+	}
+}
+
+func (l *loader) importOne(from File, ref string, chain []string) {
+	f := File{Scope: from.Scope, Kind: KindImport, ImportedFrom: from.Path, Import: ref, Depth: from.Depth + 1}
+	f.Path = l.env.expand(ref, filepath.Dir(from.Path))
+	if f.Depth > l.p.ImportDepth {
+		l.fail(f, StatusDepthLimit, fmt.Sprintf("import %d hops deep: the profile follows %d", f.Depth, l.p.ImportDepth))
+		return
+	}
+	if _, err := os.Stat(f.Path); err != nil {
+		l.fail(f, StatusMissing, fmt.Sprintf("target does not exist: @%s left as written", ref))
+		return
+	}
+	real := realPath(f.Path)
+	if !l.insideProject(real) && !l.opts.AllowOutsideImports &&
+		from.Scope != typesx.ScopeUser && from.Scope != typesx.ScopeManaged {
+		l.fail(f, StatusOutsideRoot, "outside the project root: only user and managed files may import it (allow it in settings)")
+		return
+	}
+	if i := slices.Index(chain, real); i >= 0 {
+		l.fail(f, StatusCycle, "already in the import chain: "+strings.Join(append(chainNames(chain[i:]), filepath.Base(real)), " -> "))
+		return
+	}
+	l.load(f, chain)
+}
+
+func (l *loader) insideProject(p string) bool {
+	return within(l.root, p) || within(l.top, p)
+}
+
+func chainNames(chain []string) []string {
+	out := make([]string, len(chain))
+	for i, c := range chain {
+		out[i] = filepath.Base(c)
+	}
+	return out
+}

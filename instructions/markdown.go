@@ -1,0 +1,176 @@
+package instructions
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+func parseMarkdown(src []byte) ast.Node {
+	return goldmark.New().Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+}
+
+// Import is one "@path" reference found in markdown text.
+type Import struct {
+	// Path is the path as written, with "\ " unescaped to a space.
+	Path string
+	// Offset is the byte offset of the "@" in the scanned text.
+	Offset int
+}
+
+// FindImports returns the "@path" imports of a markdown text in order. Only
+// plain text counts: code spans, code blocks, HTML and autolinks are
+// skipped. An "@" must start the text or follow white space, and what
+// follows must look like a path: it contains "/" or ".", and no other "@".
+// Trailing punctuation is not part of the path.
+func FindImports(src []byte) []Import {
+	if bytes.IndexByte(src, '@') < 0 {
+		return nil
+	}
+	var out []Import
+	for _, r := range textRuns(parseMarkdown(src)) {
+		out = append(out, importsIn(src, r[0], r[1])...)
+	}
+	return out
+}
+
+// textRuns merges adjacent text segments (goldmark splits text at failed
+// emphasis delimiters such as the "_" in "my_file.md") into byte ranges.
+func textRuns(doc ast.Node) [][2]int {
+	var runs [][2]int
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.RawHTML, *ast.AutoLink:
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			s := n.Segment
+			if k := len(runs) - 1; k >= 0 && runs[k][1] == s.Start {
+				runs[k][1] = s.Stop
+			} else {
+				runs = append(runs, [2]int{s.Start, s.Stop})
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return runs
+}
+
+func importsIn(src []byte, start, stop int) []Import {
+	var out []Import
+	for i := start; i < stop; i++ {
+		if src[i] != '@' || (i > start && !isSpace(src[i-1])) {
+			continue
+		}
+		j := i + 1
+		var b strings.Builder
+		for j < stop && !isSpace(src[j]) {
+			if src[j] == '\\' && j+1 < stop && src[j+1] == ' ' {
+				b.WriteByte(' ')
+				j += 2
+				continue
+			}
+			b.WriteByte(src[j])
+			j++
+		}
+		if p := cleanImport(b.String()); p != "" {
+			out = append(out, Import{Path: p, Offset: i})
+		}
+		i = j - 1
+	}
+	return out
+}
+
+func cleanImport(p string) string {
+	p = strings.TrimRight(p, ".,;:!?)]}>\"'`*_")
+	if p == "" || strings.Contains(p, "@") || !strings.ContainsAny(p, "/.") {
+		return ""
+	}
+	c := p[0]
+	if !(c == '.' || c == '/' || c == '~' || c == '_' || c == '-' ||
+		c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		return ""
+	}
+	if strings.Trim(p, "./") == "" {
+		return ""
+	}
+	return p
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// StripComments removes block HTML comments ("<!-- ... -->" blocks that
+// stand on their own lines); comments inside paragraphs and code stay.
+// A line left with nothing but white space is removed with its comment.
+func StripComments(src []byte) []byte {
+	if !bytes.Contains(src, []byte("<!--")) {
+		return src
+	}
+	var spans [][2]int
+	_ = ast.Walk(parseMarkdown(src), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		b, ok := n.(*ast.HTMLBlock)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		if b.HTMLBlockType == ast.HTMLBlockType2 && b.Lines().Len() > 0 {
+			end := b.Lines().At(b.Lines().Len() - 1).Stop
+			if b.HasClosure() {
+				end = b.ClosureLine.Stop
+			}
+			spans = append(spans, [2]int{b.Lines().At(0).Start, end})
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	if len(spans) == 0 {
+		return src
+	}
+	var out bytes.Buffer
+	prev := 0
+	for _, s := range spans {
+		out.Write(src[prev:s[0]])
+		kept := dropComments(src[s[0]:s[1]])
+		out.Write(kept)
+		prev = s[1]
+		// A comment that stood between blank lines leaves one blank line.
+		if len(kept) == 0 && bytes.HasSuffix(out.Bytes(), []byte("\n\n")) {
+			for prev < len(src) && (src[prev] == '\n' || src[prev] == '\r') {
+				prev++
+			}
+		}
+	}
+	out.Write(src[prev:])
+	return out.Bytes()
+}
+
+// dropComments removes every "<!-- ... -->" from an HTML comment block and
+// then every line that became blank.
+func dropComments(block []byte) []byte {
+	var kept bytes.Buffer
+	rest := block
+	for {
+		i := bytes.Index(rest, []byte("<!--"))
+		if i < 0 {
+			kept.Write(rest)
+			break
+		}
+		kept.Write(rest[:i])
+		j := bytes.Index(rest[i+4:], []byte("-->"))
+		if j < 0 {
+			break
+		}
+		rest = rest[i+4+j+3:]
+	}
+	var out bytes.Buffer
+	for _, line := range bytes.SplitAfter(kept.Bytes(), []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			out.Write(line)
+		}
+	}
+	return out.Bytes()
+}

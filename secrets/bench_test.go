@@ -1,0 +1,35 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+)
+
+// prose is ordinary memory text full of near misses: credential words,
+// URLs, prefixes and ASCII that the anchors will find.
+const prose = `# Project notes
+
+The password policy requires 12 characters and a rotation every 90 days.
+Set the token via env; never paste a secret into a ticket. The API key for
+staging lives in the vault, see https://wiki.internal/security/keys for the
+runbook. Bearer tokens are used for service-to-service authentication, and
+the Authorization header is added by the gateway. We use sk-learn for the
+ranking model, and the task-based scheduler is risk-free to restart.
+Deploys to Asia go through the ASIA-PACIFIC pipeline. max_tokens: 4096.
+Database: postgres://localhost:5432/app (credentials from the secret store).
+- [Testing policy](feedback_testing_policy.md) — Integration tests hit a real database
+- 10:04 [feedback] Testing policy: Integration tests must run against a real database.
+  Why: a mocked suite passed while the production migration failed.
+`
+
+func BenchmarkScan40KB(b *testing.B) {
+	text := strings.Repeat(prose, 40*1024/len(prose)+1)[:40*1024]
+	if got := Scan(text); len(got) != 0 {
+		b.Fatalf("prose gave findings: %+v", got[0])
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Scan(text)
+	}
+}

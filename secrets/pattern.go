@@ -1,0 +1,189 @@
+package secrets
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// pattern is one row of the detection table.
+type pattern struct {
+	kind string
+	re   *regexp.Regexp
+	// anchors are literals of which every match contains at least one; the
+	// regexp only runs on lines holding an anchor.
+	anchors []string
+	// fold says the anchors are lowercase and searched case-insensitively.
+	fold bool
+	// gate, when set, must accept an anchor hit for its line to be searched.
+	gate gate
+	// span is the submatch group that is reported; 0 is the whole match.
+	span int
+	// extraLines is how many lines past its anchor's line a match may reach.
+	extraLines int
+	// atWord says every match starts at the start of the key word holding
+	// its anchor (password=..., DB_PASSWORD: ...): the regexp then runs once
+	// per hit, anchored there, instead of over the whole line.
+	atWord bool
+	// anchored is re anchored at the start, for atWord patterns.
+	anchored *regexp.Regexp
+	// valid, when set, gets the submatches (0 is the whole match) and
+	// rejects placeholders and look-alikes.
+	valid func(g []string) bool
+}
+
+// window is a byte range of the text, starting at a line start.
+type window struct{ start, end int }
+
+// gate is a cheap check of the text around an anchor hit at [i,j) that
+// rules out most hits in prose before any regexp runs.
+type gate func(s string, i, j int) bool
+
+// anchors finds the anchors of every pattern in one pass.
+var anchors = newAnchorSet(table)
+
+func init() {
+	for i := range table {
+		if p := &table[i]; p.atWord {
+			p.anchored = regexp.MustCompile(`^(?:` + p.re.String() + `)`)
+		}
+	}
+}
+
+// windows returns, for each pattern, the merged, sorted line ranges of text
+// that hold one of its anchors and pass its gate.
+func windows(text string) [][]window {
+	var byPat [][]window
+	anchors.find(text, func(h hit) {
+		p := &table[h.prio]
+		if byPat == nil {
+			byPat = make([][]window, len(table))
+		}
+		ws := byPat[h.prio]
+		n := len(ws)
+		if n > 0 && h.start < ws[n-1].end && p.extraLines == 0 && !p.atWord {
+			return // same line as the previous hit
+		}
+		if p.gate != nil && !p.gate(text, h.start, h.end) {
+			return
+		}
+		w := p.window(text, h)
+		if n > 0 && w == ws[n-1] {
+			return
+		}
+		byPat[h.prio] = append(ws, w)
+	})
+	for i := range byPat {
+		if !table[i].atWord {
+			byPat[i] = merge(byPat[i])
+		}
+	}
+	return byPat
+}
+
+// window returns the range p's regexp searches for hit h: the line (and
+// extra lines) around it, or for atWord patterns the key word holding the
+// anchor up to the end of the line.
+func (p *pattern) window(text string, h hit) window {
+	if p.atWord {
+		i := h.start
+		for i > 0 && keySet[text[i-1]] {
+			i--
+		}
+		end := min(len(text), h.end+maxAssignLen)
+		return window{start: i, end: lineEnd(text[:end], h.end)}
+	}
+	w := window{start: strings.LastIndexByte(text[:h.start], '\n') + 1, end: lineEnd(text, h.end)}
+	for n := 0; n < p.extraLines && w.end < len(text); n++ {
+		w.end = lineEnd(text, w.end+1)
+	}
+	return w
+}
+
+// lineEnd returns the offset of the first newline at or after i, or len(s).
+func lineEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+// merge sorts ws and joins the windows that overlap or touch.
+func merge(ws []window) []window {
+	if len(ws) < 2 {
+		return ws
+	}
+	sort.Slice(ws, func(i, j int) bool { return ws[i].start < ws[j].start })
+	out := ws[:1]
+	for _, w := range ws[1:] {
+		last := &out[len(out)-1]
+		if w.start <= last.end+1 {
+			last.end = max(last.end, w.end)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// appendMatches appends to ms the valid matches of p inside window w.
+func (p *pattern) appendMatches(ms []match, text string, w window, prio int) []match {
+	sub := text[w.start:w.end]
+	var locs [][]int
+	if p.atWord {
+		locs = p.matchInWord(sub)
+	} else {
+		locs = p.re.FindAllStringSubmatchIndex(sub, -1)
+	}
+	for _, loc := range locs {
+		s, e := loc[2*p.span], loc[2*p.span+1]
+		if s < 0 || e <= s {
+			continue
+		}
+		if p.valid != nil && !p.valid(groups(sub, loc)) {
+			continue
+		}
+		ms = append(ms, match{start: w.start + s, end: w.start + e, prio: prio})
+	}
+	return ms
+}
+
+// maxAssignLen bounds how far past its anchor an atWord match may reach, so
+// that a long line full of hits is not searched to its end once per hit.
+const maxAssignLen = 1024
+
+// maxWordTries bounds the start positions matchInWord tries in one word.
+const maxWordTries = 16
+
+// matchInWord runs the anchored regexp at the start of the key word that
+// begins sub and after each '.' or '-' in it, where an unanchored search
+// could also start a key (x-.db.password=...), and returns the first match.
+func (p *pattern) matchInWord(sub string) [][]int {
+	tries := 0
+	for off := 0; off < len(sub) && keySet[sub[off]] && tries < maxWordTries; off++ {
+		if off > 0 && sub[off-1] != '.' && sub[off-1] != '-' {
+			continue
+		}
+		tries++
+		if loc := p.anchored.FindStringSubmatchIndex(sub[off:]); loc != nil {
+			for i := range loc {
+				if loc[i] >= 0 {
+					loc[i] += off
+				}
+			}
+			return [][]int{loc}
+		}
+	}
+	return nil
+}
+
+// groups turns submatch indexes into strings; unmatched groups are "".
+func groups(s string, loc []int) []string {
+	g := make([]string, len(loc)/2)
+	for i := range g {
+		if loc[2*i] >= 0 {
+			g[i] = s[loc[2*i]:loc[2*i+1]]
+		}
+	}
+	return g
+}

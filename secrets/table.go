@@ -1,0 +1,222 @@
+package secrets
+
+import "regexp"
+
+// Pieces shared by the assignment-shaped patterns.
+const (
+	// assignOp is the separator between a key and its value: =, :, := or
+	// =>, with optional quotes or markdown bold around the key.
+	assignOp = `["'*]{0,2}[ \t]*(?::=|=>|[:=])[ \t*]*`
+	// assignValue captures a double-quoted, single-quoted or bare value.
+	assignValue = `(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"'<>,;&` + "`" + `()\[\]{}]+))`
+	// keyPrefix allows namespaced keys such as DB_PASSWORD or app.secret.
+	keyPrefix = `(?:[a-z0-9]+[_.-])*`
+	// wordStart keeps keys from starting inside a word (bypass=, mytoken=).
+	wordStart = `(?:^|[^a-z0-9_])`
+	// eol is a line break, real or escaped inside a JSON string.
+	eol = `(?:\r?\n|(?:\\r)?\\n)`
+)
+
+// table lists every detector, most specific first: when spans overlap the
+// earlier row wins, so a GitHub token inside token=... is reported as a
+// GitHub token.
+var table = []pattern{
+	{
+		kind: "private key block",
+		re: regexp.MustCompile(`(-----BEGIN (?:[A-Z0-9]+ ){0,2}PRIVATE KEY(?: BLOCK)?-----)[ \t]*` + eol +
+			`(?:[A-Za-z-]+:[^\r\n\\]*` + eol + `)*` + eol + `?[ \t]*[A-Za-z0-9+/=]{16,}`),
+		anchors:    []string{"PRIVATE KEY"},
+		gate:       pemHeader,
+		span:       1,
+		extraLines: 4,
+	},
+	{
+		kind:    "GCP service account key",
+		re:      regexp.MustCompile(`"private_key_id"[ \t]*:[ \t]*"[0-9a-f]{40}"`),
+		anchors: []string{"private_key_id"},
+		gate:    assigned,
+	},
+	{
+		kind:    "AWS access key ID",
+		re:      regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`),
+		anchors: []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"},
+		gate:    followedBy(16, upperSet),
+		valid:   func(g []string) bool { return random(g[0]) },
+	},
+	{
+		kind:    "AWS secret access key",
+		re:      regexp.MustCompile(`(?i)(` + keyPrefix + `(?:aws_?secret_?access_?key|aws_?secret_?key)` + assignOp + `["']?([a-z0-9/+]{40}))(?:[^a-z0-9/+=]|$)`),
+		anchors: []string{"aws_secret", "awssecret"},
+		gate:    assigned,
+		fold:    true,
+		atWord:  true,
+		span:    1,
+		valid:   func(g []string) bool { return random(g[2]) },
+	},
+	{
+		kind:    "Google API key",
+		re:      regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`),
+		anchors: []string{"AIza"},
+		gate:    followedBy(35, tokenSet),
+		valid:   func(g []string) bool { return random(g[0]) },
+	},
+	{
+		kind:    "GitHub token",
+		re:      regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,244})\b`),
+		anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+		gate:    followedBy(22, tokenSet),
+		valid:   func(g []string) bool { return random(g[0]) },
+	},
+	{
+		kind: "GitLab token",
+		re:   regexp.MustCompile(`\bgl(?:pat|dt|ptt|rt|cbt|imt|agent|oas|ft|soat|ffct)-[0-9A-Za-z_\-]{20,}`),
+		anchors: []string{"glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "glimt-",
+			"glagent-", "gloas-", "glft-", "glsoat-", "glffct-"},
+		gate:  followedBy(20, tokenSet),
+		valid: func(g []string) bool { return random(g[0]) },
+	},
+	{
+		kind:    "Slack token",
+		re:      regexp.MustCompile(`\bxox[abposre]-[0-9]{6,}-[0-9A-Za-z-]{8,}`),
+		anchors: []string{"xox"},
+		gate:    followedBy(10, tokenSet),
+		valid:   func(g []string) bool { return random(g[0]) },
+	},
+	{
+		kind:    "Slack webhook URL",
+		re:      regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{20,}`),
+		anchors: []string{"hooks.slack.com"},
+		valid:   func(g []string) bool { return random(g[0]) },
+	},
+	{
+		kind:    "Anthropic API key",
+		re:      regexp.MustCompile(`\bsk-ant-(?:[a-z]+[0-9]*-)?[A-Za-z0-9_\-]{32,}`),
+		anchors: []string{"sk-ant-"},
+		gate:    followedBy(32, tokenSet),
+		valid:   func(g []string) bool { return mixed(g[0]) },
+	},
+	{
+		kind:    "OpenAI API key",
+		re:      regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}`),
+		anchors: []string{"sk-"},
+		gate:    followedBy(20, tokenSet),
+		valid:   func(g []string) bool { return mixed(g[0]) },
+	},
+	{
+		kind:    "Stripe key",
+		re:      regexp.MustCompile(`\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`),
+		anchors: []string{"k_live_", "k_test_"},
+		gate:    followedBy(16, alnumSet),
+		valid:   func(g []string) bool { return random(g[0]) },
+	},
+	{
+		kind:    "npm token",
+		re:      regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),
+		anchors: []string{"npm_"},
+		gate:    followedBy(36, alnumSet),
+		valid:   func(g []string) bool { return random(g[0]) && hasDigit(g[0]) },
+	},
+	{
+		kind:    "Twilio API key",
+		re:      regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`),
+		anchors: []string{"SK"},
+		gate:    followedBy(32, hexSet),
+		valid:   func(g []string) bool { return random(g[0][2:]) && hasDigit(g[0][2:]) },
+	},
+	{
+		kind: "Twilio auth token",
+		re: regexp.MustCompile(`(?i)` + keyPrefix + `twilio[a-z0-9_.-]{0,20}(?:auth|token|secret)[a-z0-9_]*` +
+			assignOp + `["']?([0-9a-f]{32})\b`),
+		anchors: []string{"twilio"},
+		gate:    assigned,
+		fold:    true,
+		atWord:  true,
+		valid:   func(g []string) bool { return random(g[1]) && hasDigit(g[1]) },
+	},
+	{
+		kind:    "SendGrid API key",
+		re:      regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`),
+		anchors: []string{"SG."},
+		gate:    followedBy(22, tokenSet),
+		valid:   func(g []string) bool { return random(g[0]) },
+	},
+	{
+		kind:    "Azure storage account key",
+		re:      regexp.MustCompile(`(?i)\bAccountKey=([a-z0-9+/]{40,}={0,2})`),
+		anchors: []string{"accountkey="},
+		gate:    followedBy(40, b64Set),
+		fold:    true,
+		valid:   func(g []string) bool { return random(g[1]) },
+	},
+	{
+		kind:    "Heroku API key",
+		re:      regexp.MustCompile(`\bHRKU-[0-9A-Za-z_-]{20,}`),
+		anchors: []string{"HRKU-"},
+		gate:    followedBy(20, tokenSet),
+		valid:   func(g []string) bool { return random(g[0]) },
+	},
+	{
+		kind: "Heroku API key",
+		re: regexp.MustCompile(`(?i)` + keyPrefix + `heroku[a-z0-9_.-]{0,20}(?:key|token|secret|password)` + assignOp +
+			`["']?([0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12})\b`),
+		anchors: []string{"heroku"},
+		gate:    assigned,
+		fold:    true,
+		atWord:  true,
+		valid:   func(g []string) bool { return random(g[1]) },
+	},
+	{
+		kind:    "JSON Web Token",
+		re:      regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{8,}`),
+		anchors: []string{"eyJ"},
+		gate:    followedBy(10, tokenSet),
+		valid:   jwt,
+	},
+	{
+		kind: "URL with credentials",
+		re: regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]{1,15}://([^\s:/?#@"'<>\[\]` + "`" + `]{1,128}):` +
+			`([^\s/?#@"'<>` + "`" + `]{1,256})@)[a-z0-9\[]`),
+		anchors: []string{"://"},
+		gate:    userinfo,
+		span:    1,
+		valid:   urlCredentials,
+	},
+	{
+		kind:    "basic auth header",
+		re:      regexp.MustCompile(`(?i)\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([a-z0-9+/]{8,}={0,2})`),
+		anchors: []string{"authorization"},
+		gate:    assigned,
+		fold:    true,
+		valid:   basicAuth,
+	},
+	{
+		kind:    "bearer token",
+		re:      regexp.MustCompile(`(?i)\bBearer[ \t]+([a-z0-9\-._~+/]{20,}=*)`),
+		anchors: []string{"bearer"},
+		gate:    bearer,
+		fold:    true,
+		valid:   func(g []string) bool { return highEntropy(g[1]) },
+	},
+	{
+		kind:    "password assignment",
+		re:      regexp.MustCompile(`(?i)` + wordStart + `(` + keyPrefix + `(?:password|passwd|passphrase)` + assignOp + assignValue + `)`),
+		anchors: []string{"passw", "passphrase"},
+		gate:    assigned,
+		fold:    true,
+		atWord:  true,
+		span:    1,
+		valid:   assignment,
+	},
+	{
+		kind: "secret assignment",
+		re: regexp.MustCompile(`(?i)` + wordStart + `(` + keyPrefix +
+			`(?:secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token)` + assignOp + assignValue + `)`),
+		anchors: []string{"secret", "token", "apikey", "api_key", "api-key",
+			"access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey"},
+		gate:   assigned,
+		fold:   true,
+		atWord: true,
+		span:   1,
+		valid:  assignment,
+	},
+}

@@ -1,0 +1,226 @@
+package settings
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/robfig/cron/v3"
+)
+
+// Kind is the type of a setting's value.
+type Kind int
+
+// The kinds of setting.
+const (
+	KindString     Kind = iota // any text
+	KindPath                   // a file system path; "~" is expanded
+	KindBool                   // true or false
+	KindEnum                   // one of KeyInfo.Values
+	KindNumber                 // a non-negative number
+	KindDuration               // a non-negative Go duration such as 10s
+	KindSchedule               // a cron schedule, or empty for none
+	KindStructured             // a YAML mapping, kept as nodes (profiles)
+)
+
+var kindNames = [...]string{"string", "path", "bool", "enum", "number", "duration", "schedule", "structured"}
+
+// String returns the kind's name, such as "bool".
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return fmt.Sprintf("kind(%d)", int(k))
+	}
+	return kindNames[k]
+}
+
+// KeyInfo describes one setting.
+type KeyInfo struct {
+	Key     string
+	Kind    Kind
+	Default string
+	// Values lists the allowed values of an enum.
+	Values []string
+	// Allowed describes the allowed values for messages.
+	Allowed string
+	// Env is the environment variable that sets the key, or "" for none.
+	Env  string
+	Help string
+}
+
+// ProfilesKey is the structured key holding instruction-file profiles.
+const ProfilesKey = "profiles"
+
+var registry = []KeyInfo{
+	{Key: "context.agent", Kind: KindString, Default: "generic", Env: "MEMDIR_AGENT",
+		Help: "instruction-file profile of the agent memdir writes context for"},
+	{Key: "context.agent_id", Kind: KindString, Default: "agent",
+		Help: "name the agent is recorded under"},
+	{Key: "context.allow_outside_imports", Kind: KindBool, Default: "false",
+		Help: "let instruction files import files outside the project"},
+	{Key: "dir", Kind: KindPath, Default: "", Env: "MEMDIR_DIR",
+		Help: "memory directory; a relative path is relative to the project root"},
+	{Key: "dream.distiller", Kind: KindString, Default: "",
+		Help: "external distiller command line; empty uses the built-in distiller"},
+	{Key: "dream.min_hours", Kind: KindNumber, Default: "0",
+		Help: "hours that must pass between two dreams"},
+	{Key: "dream.schedule", Kind: KindSchedule, Default: "0 3 * * *",
+		Help: "cron schedule of the nightly dream; empty for none"},
+	{Key: "git", Kind: KindBool, Default: "false", Env: "MEMDIR_GIT",
+		Help: "keep the memory directory under git"},
+	{Key: "git.autocommit", Kind: KindBool, Default: "false",
+		Help: "commit every change to the memory directory"},
+	{Key: "home", Kind: KindPath, Default: "~/.memdir", Env: "MEMDIR_HOME",
+		Help: "memdir's home: user settings and per-project memory"},
+	{Key: "lock.timeout", Kind: KindDuration, Default: "10s",
+		Help: "how long to wait for the memory directory's lock"},
+	{Key: "mode", Kind: KindEnum, Default: "live", Values: []string{"live", "log"}, Env: "MEMDIR_MODE",
+		Help: "live writes topic files at once; log appends to daily logs for dream"},
+	{Key: ProfilesKey, Kind: KindStructured,
+		Help: "user-defined instruction-file profiles, by name"},
+}
+
+var byKey = func() map[string]*KeyInfo {
+	m := make(map[string]*KeyInfo, len(registry))
+	for i := range registry {
+		k := &registry[i]
+		if k.Env == "" && k.Kind != KindStructured {
+			k.Env = "MEMDIR_" + strings.ToUpper(strings.ReplaceAll(k.Key, ".", "_"))
+		}
+		k.Allowed = allowedText(k)
+		m[k.Key] = k
+	}
+	return m
+}()
+
+func allowedText(k *KeyInfo) string {
+	switch k.Kind {
+	case KindPath:
+		return "a path"
+	case KindBool:
+		return "true, false"
+	case KindEnum:
+		return strings.Join(k.Values, ", ")
+	case KindNumber:
+		return "a number >= 0"
+	case KindDuration:
+		return "a Go duration >= 0 such as 10s or 1m30s"
+	case KindSchedule:
+		return `a cron schedule such as "0 3 * * *" or @daily, or empty`
+	case KindStructured:
+		return "a mapping of profile names"
+	}
+	return "any text"
+}
+
+// Keys returns the registry of settings, sorted by key.
+func Keys() []KeyInfo {
+	out := make([]KeyInfo, len(registry))
+	for i, k := range registry {
+		out[i] = k
+		out[i].Values = slices.Clone(k.Values)
+	}
+	return out
+}
+
+// Info returns the registry entry of key.
+func Info(key string) (KeyInfo, bool) {
+	k, ok := byKey[key]
+	if !ok {
+		return KeyInfo{}, false
+	}
+	return *k, true
+}
+
+func keyNames() []string {
+	names := make([]string, len(registry))
+	for i, k := range registry {
+		names[i] = k.Key
+	}
+	return names
+}
+
+// isPrefix reports whether p is the first part of a dotted key ("dream").
+func isPrefix(p string) bool {
+	for _, k := range registry {
+		if strings.HasPrefix(k.Key, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// Validate checks value for key. It returns an *UnknownKeyError for an
+// unknown key, an error matching ErrStructured for profiles, and an
+// *InvalidError (without file or line) for a value the key does not allow.
+func Validate(key, value string) error {
+	_, err := normalize(key, value)
+	return err
+}
+
+// normalize validates value for key and returns its canonical form:
+// bools become "true"/"false", enums lowercase, others are trimmed.
+func normalize(key, value string) (string, error) {
+	k, ok := byKey[key]
+	if !ok {
+		return "", &UnknownKeyError{Key: key}
+	}
+	v, ok := normalizeKind(k, value)
+	if !ok {
+		if k.Kind == KindStructured {
+			return "", fmt.Errorf("%s: %w: edit the settings file", key, ErrStructured)
+		}
+		return "", &InvalidError{Key: key, Value: value, Allowed: k.Allowed}
+	}
+	return v, nil
+}
+
+func normalizeKind(k *KeyInfo, value string) (string, bool) {
+	v := strings.TrimSpace(value)
+	switch k.Kind {
+	case KindBool:
+		b, ok := parseBool(v)
+		return strconv.FormatBool(b), ok
+	case KindEnum:
+		v = strings.ToLower(v)
+		return v, slices.Contains(k.Values, v)
+	case KindNumber:
+		f, err := strconv.ParseFloat(v, 64)
+		return v, err == nil && f >= 0 && !math.IsInf(f, 0)
+	case KindDuration:
+		d, err := time.ParseDuration(v)
+		return v, err == nil && d >= 0
+	case KindSchedule:
+		return v, v == "" || validSchedule(v)
+	case KindStructured:
+		return "", false
+	}
+	return v, !strings.ContainsRune(v, 0)
+}
+
+func parseBool(s string) (bool, bool) {
+	switch strings.ToLower(s) {
+	case "true", "yes", "on", "1":
+		return true, true
+	case "false", "no", "off", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// validSchedule reports whether s is a cron schedule that fires at least
+// once. The cron parser panics on some inputs ("TZ=0"), so it recovers.
+func validSchedule(s string) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	sched, err := cron.ParseStandard(s)
+	if err != nil {
+		return false
+	}
+	return !sched.Next(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)).IsZero()
+}
