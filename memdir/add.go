@@ -142,6 +142,12 @@ func (d *Dir) Add(req AddRequest) (AddResult, error) {
 	}
 	res.Pressure = index.Measure(data, index.DefaultCaps)
 	res.Warning = res.Pressure.Message()
+	if res.Action != Unchanged || string(data) != string(old) {
+		verb := map[Action]string{Created: "add", Updated: "update", Unchanged: "reindex"}[res.Action]
+		if err := d.Changed(Change{Paths: []string{t.File, IndexFile}, Message: verb + " " + t.File}); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 

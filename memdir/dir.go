@@ -57,6 +57,10 @@ type Dir struct {
 	Mode        Mode
 	Now         func() time.Time // the clock; time.Now when nil
 	LockTimeout time.Duration    // DefaultLockTimeout when zero
+
+	// OnChange, when set, is called after every change to memory while
+	// the lock is still held (memdir's git support commits from it).
+	OnChange func(Change) error
 }
 
 // Open returns the memory directory at path. It does not create it.

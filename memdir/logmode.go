@@ -1,8 +1,6 @@
 package memdir
 
 import (
-	"path/filepath"
-
 	"github.com/memdir/memdir/dailylog"
 )
 
@@ -24,6 +22,6 @@ func (d *Dir) appendLog(req AddRequest) (AddResult, error) {
 	if err != nil {
 		return AddResult{}, writeErr(d.Path, err)
 	}
-	rel, _ := filepath.Rel(d.Path, path)
-	return AddResult{Action: Logged, Log: filepath.ToSlash(rel)}, nil
+	rel := d.rel(path)
+	return AddResult{Action: Logged, Log: rel}, d.Changed(Change{Paths: []string{rel}, Message: "log " + req.Type.String() + " " + req.Name})
 }

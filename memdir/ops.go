@@ -91,8 +91,10 @@ func (d *Dir) Remove(file string) error {
 		return err
 	}
 	ix.Remove(file)
-	_, err = d.writeIndex(ix, old)
-	return err
+	if _, err = d.writeIndex(ix, old); err != nil {
+		return err
+	}
+	return d.Changed(Change{Paths: []string{file, IndexFile}, Message: "rm " + file})
 }
 
 // Replace validates new content for a topic file (after an edit), writes
@@ -128,7 +130,13 @@ func (d *Dir) Replace(file string, data []byte) (*Topic, bool, error) {
 	} else {
 		ix.Upsert(entryOf(t))
 	}
-	_, err = d.writeIndex(ix, oldIx)
+	newIx, err := d.writeIndex(ix, oldIx)
+	if err != nil {
+		return nil, false, err
+	}
+	if changed || string(newIx) != string(oldIx) {
+		err = d.Changed(Change{Paths: []string{file, IndexFile}, Message: "edit " + file})
+	}
 	return t, changed, err
 }
 
@@ -166,8 +174,11 @@ func (d *Dir) Rebuild() ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = d.writeIndex(index.Rebuild(ix, metas), old)
-	return problems, err
+	data, err := d.writeIndex(index.Rebuild(ix, metas), old)
+	if err != nil || string(data) == string(old) {
+		return problems, err
+	}
+	return problems, d.Changed(Change{Paths: []string{IndexFile}, Message: "index --rebuild"})
 }
 
 // Fit rewrites MEMORY.md to stay under 70% of both load caps, moving the
@@ -187,12 +198,28 @@ func (d *Dir) Fit() ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
+	before := d.indexPaths()
 	main, overflow := index.Fit(ix, metas, index.DefaultCaps)
 	if err := d.writeOverflow(overflow); err != nil {
 		return nil, err
 	}
-	_, err = d.writeIndex(main, old)
-	return problems, err
+	if _, err = d.writeIndex(main, old); err != nil {
+		return nil, err
+	}
+	paths := append(before, d.indexPaths()[1:]...)
+	return problems, d.Changed(Change{Paths: dedupe(paths), Message: "index --fit"})
+}
+
+func dedupe(list []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // writeOverflow writes one overflow index per type that has entries and

@@ -1,0 +1,59 @@
+package memdir
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/memdir/memdir/index"
+)
+
+// Change is one completed change to memory: the paths it wrote or removed
+// (relative to the memory directory, slash-separated) and a message that
+// says what changed, such as "add feedback_testing_policy.md".
+type Change struct {
+	Paths   []string
+	Message string
+}
+
+// Changed reports a change to the OnChange hook, if there is one. The
+// store calls it while it still holds the lock, so a hook (a git commit,
+// say) sees the files exactly as the change left them; packages that
+// write memory under Lock call it the same way.
+func (d *Dir) Changed(c Change) error {
+	if d.OnChange == nil || len(c.Paths) == 0 {
+		return nil
+	}
+	if err := d.OnChange(c); err != nil {
+		return fmt.Errorf("after %s: %w", c.Message, err)
+	}
+	return nil
+}
+
+// Lock takes the directory's sidecar lock for a piece of work named what.
+// Packages that write memory (dream, the watcher) hold it around every
+// read-modify-write, as the store does.
+func (d *Dir) Lock(what string) (*Lock, error) { return d.lock(what) }
+
+// indexPaths lists MEMORY.md and every overflow index, present or not
+// yet, for changes that rewrite the index.
+func (d *Dir) indexPaths() []string {
+	paths := []string{IndexFile}
+	if ents, err := os.ReadDir(d.Path); err == nil {
+		for _, e := range ents {
+			if _, ok := index.IsOverflowFile(e.Name()); ok {
+				paths = append(paths, e.Name())
+			}
+		}
+	}
+	return paths
+}
+
+// rel makes a path inside the memory directory relative and slash-separated.
+func (d *Dir) rel(path string) string {
+	r, err := filepath.Rel(d.Path, path)
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(r)
+}
