@@ -13,11 +13,12 @@ type loader struct {
 	p     Profile
 	opts  Options
 	env   env
-	root  string   // canonical project root, symlinks resolved
-	top   string   // top of the worktree holding cwd
-	cwd   string   // working directory
-	files []string // --file paths, slash-separated, relative to top
-	seen  map[string]string
+	root  string            // canonical project root, symlinks resolved
+	top   string            // top of the worktree holding cwd
+	cwd   string            // working directory
+	files []string          // --file paths, slash-separated, relative to top
+	seen  map[string]string // real path -> path it was loaded as
+	dirs  map[string]string // directory -> its real path
 	used  int
 	res   Result
 }
@@ -41,7 +42,7 @@ func Discover(opts Options) (Result, error) {
 }
 
 func newLoader(opts Options) (*loader, error) {
-	l := &loader{p: opts.Profile, opts: opts, seen: map[string]string{}}
+	l := &loader{p: opts.Profile, opts: opts, seen: map[string]string{}, dirs: map[string]string{}}
 	l.res.Profile = opts.Profile.Name
 	if opts.Cwd == "" {
 		return l, ErrNoCwd
@@ -63,6 +64,7 @@ func newLoader(opts Options) (*loader, error) {
 		l.top = findWorkTree(l.cwd, l.root)
 	default:
 		l.top = l.cwd
+		l.res.Notes = append(l.res.Notes, fmt.Sprintf("%s is outside the project %s: only its own directory is searched", l.cwd, l.root))
 	}
 	if !within(l.top, l.cwd) {
 		l.res.Notes = append(l.res.Notes, fmt.Sprintf("%s is outside the project %s: only its own directory is searched", l.cwd, l.top))

@@ -23,7 +23,7 @@ func (l *loader) load(f File, chain []string) Status {
 		return l.fail(f, StatusUnreadable, readReason(err))
 	}
 	f.Size = len(data)
-	real := realPath(f.Path)
+	real := l.realPath(f.Path)
 	if prev, ok := l.seen[real]; ok {
 		return l.fail(f, StatusDuplicate, "same file as "+prev+", already loaded")
 	}
@@ -183,7 +183,7 @@ func (l *loader) importOne(from File, ref string, chain []string) {
 		l.fail(f, StatusMissing, fmt.Sprintf("target does not exist: @%s left as written", ref))
 		return
 	}
-	real := realPath(f.Path)
+	real := l.realPath(f.Path)
 	if !l.insideProject(real) && !l.opts.AllowOutsideImports &&
 		from.Scope != typesx.ScopeUser && from.Scope != typesx.ScopeManaged {
 		l.fail(f, StatusOutsideRoot, "outside the project root: only user and managed files may import it (allow it in settings)")
@@ -206,4 +206,23 @@ func chainNames(chain []string) []string {
 		out[i] = filepath.Base(c)
 	}
 	return out
+}
+
+// realPath resolves symlinks like the package-level realPath, caching the
+// resolved directories: EvalSymlinks costs one lstat per path component.
+func (l *loader) realPath(p string) string {
+	p = filepath.Clean(p)
+	if r, ok := l.dirs[p]; ok {
+		return r
+	}
+	parent := filepath.Dir(p)
+	fi, err := os.Lstat(p)
+	if parent == p || err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+		r := realPath(p)
+		l.dirs[p] = r
+		return r
+	}
+	r := filepath.Join(l.realPath(parent), filepath.Base(p))
+	l.dirs[p] = r
+	return r
 }

@@ -131,10 +131,9 @@ func (d *Dir) Add(req AddRequest) (AddResult, error) {
 			return AddResult{}, err
 		}
 	}
-	if t.Private {
-		ix.Remove(t.File)
-	} else {
-		ix.Upsert(entryOf(t))
+	over, err := d.placeEntry(ix, t)
+	if err != nil {
+		return AddResult{}, err
 	}
 	data, err := d.writeIndex(ix, old)
 	if err != nil {
@@ -142,9 +141,13 @@ func (d *Dir) Add(req AddRequest) (AddResult, error) {
 	}
 	res.Pressure = index.Measure(data, index.DefaultCaps)
 	res.Warning = res.Pressure.Message()
-	if res.Action != Unchanged || string(data) != string(old) {
+	if res.Action != Unchanged || string(data) != string(old) || over != "" {
 		verb := map[Action]string{Created: "add", Updated: "update", Unchanged: "reindex"}[res.Action]
-		if err := d.Changed(Change{Paths: []string{t.File, IndexFile}, Message: verb + " " + t.File}); err != nil {
+		paths := []string{t.File, IndexFile}
+		if over != "" {
+			paths = append(paths, over)
+		}
+		if err := d.Changed(Change{Paths: paths, Message: verb + " " + t.File}); err != nil {
 			return res, err
 		}
 	}

@@ -90,11 +90,14 @@ func (d *Dir) Remove(file string) error {
 	if err != nil {
 		return err
 	}
-	ix.Remove(file)
+	over, err := d.dropEntry(ix, file)
+	if err != nil {
+		return err
+	}
 	if _, err = d.writeIndex(ix, old); err != nil {
 		return err
 	}
-	return d.Changed(Change{Paths: []string{file, IndexFile}, Message: "rm " + file})
+	return d.Changed(Change{Paths: append([]string{file, IndexFile}, over...), Message: "rm " + file})
 }
 
 // Replace validates new content for a topic file (after an edit), writes
@@ -125,17 +128,20 @@ func (d *Dir) Replace(file string, data []byte) (*Topic, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if t.Private {
-		ix.Remove(file)
-	} else {
-		ix.Upsert(entryOf(t))
+	over, err := d.placeEntry(ix, t)
+	if err != nil {
+		return nil, false, err
 	}
 	newIx, err := d.writeIndex(ix, oldIx)
 	if err != nil {
 		return nil, false, err
 	}
-	if changed || string(newIx) != string(oldIx) {
-		err = d.Changed(Change{Paths: []string{file, IndexFile}, Message: "edit " + file})
+	if changed || string(newIx) != string(oldIx) || over != "" {
+		paths := []string{file, IndexFile}
+		if over != "" {
+			paths = append(paths, over)
+		}
+		err = d.Changed(Change{Paths: paths, Message: "edit " + file})
 	}
 	return t, changed, err
 }
