@@ -48,10 +48,13 @@ func exitCode(err error) int {
 	var ue *usageError
 	var mismatch *canonical.RootMismatchError
 	var invalid *settings.InvalidError
+	var syntax *settings.SyntaxError
+	var unknown *settings.UnknownKeyError
 	switch {
 	case err == nil:
 		return 0
-	case errors.As(err, &ue), memdir.IsInput(err), errors.As(err, &mismatch), errors.As(err, &invalid):
+	case errors.As(err, &ue), memdir.IsInput(err), errors.As(err, &mismatch),
+		errors.As(err, &invalid), errors.As(err, &syntax), errors.As(err, &unknown):
 		return 2
 	}
 	return 1
@@ -99,29 +102,9 @@ type workspace struct {
 
 // workspace resolves the project, its settings and its memory directory.
 func (a *app) workspace() (*workspace, error) {
-	cwd, err := a.cwd()
+	repo, s, cwd, err := a.project()
 	if err != nil {
 		return nil, err
-	}
-	repo, err := canonical.Find(cwd)
-	if err != nil {
-		return nil, fmt.Errorf("find project root: %w", err)
-	}
-	flags := map[string]string{}
-	if a.dirFlag != "" {
-		// A relative --dir is relative to where the command acts.
-		dir := a.dirFlag
-		if !filepath.IsAbs(dir) && !strings.HasPrefix(dir, "~") {
-			dir = filepath.Join(cwd, dir)
-		}
-		flags["dir"] = dir
-	}
-	s, err := settings.Load(settings.Options{Root: repo.Root, Getenv: a.getenv, Flags: flags})
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range s.Warnings() {
-		fmt.Fprintf(a.errw, "memdir: warning: %s\n", w)
 	}
 	loc, err := a.locate(repo.Root, s)
 	if err != nil {
@@ -142,6 +125,35 @@ func (a *app) workspace() (*workspace, error) {
 		d.LockTimeout = to
 	}
 	return &workspace{repo: repo, loc: loc, settings: s, dir: d, cwd: cwd}, nil
+}
+
+// project finds the project root and loads the settings cascade for it.
+func (a *app) project() (canonical.Repo, *settings.Settings, string, error) {
+	cwd, err := a.cwd()
+	if err != nil {
+		return canonical.Repo{}, nil, "", err
+	}
+	repo, err := canonical.Find(cwd)
+	if err != nil {
+		return canonical.Repo{}, nil, "", fmt.Errorf("find project root: %w", err)
+	}
+	flags := map[string]string{}
+	if a.dirFlag != "" {
+		// A relative --dir is relative to where the command acts.
+		dir := a.dirFlag
+		if !filepath.IsAbs(dir) && !strings.HasPrefix(dir, "~") {
+			dir = filepath.Join(cwd, dir)
+		}
+		flags["dir"] = dir
+	}
+	s, err := settings.Load(settings.Options{Root: repo.Root, Getenv: a.getenv, Flags: flags, Cwd: cwd})
+	if err != nil {
+		return canonical.Repo{}, nil, "", err
+	}
+	for _, w := range s.Warnings() {
+		a.warn("%s", w)
+	}
+	return repo, s, cwd, nil
 }
 
 // claim records the project root in a memory directory found through the

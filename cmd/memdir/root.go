@@ -72,6 +72,7 @@ Examples:
 		newRmCmd(a),
 		newIndexCmd(a),
 		newLintCmd(a),
+		newConfigCmd(a),
 	)
 	return root
 }
