@@ -85,121 +85,145 @@ func claudeManagedDir() string {
 // Builtin returns the shipped profiles by name. Each call returns fresh
 // copies that the caller may change.
 func Builtin() map[string]Profile {
-	m := map[string]Profile{
-		// generic: memdir's own cross-agent default. One file per directory
-		// from the AGENTS/AGENT/CLAUDE family, both local variants, Claude's
-		// rules directories, Claude's four import hops, and Claude's 40,000
-		// character warning used as a hard per-file cap.
-		"generic": {
-			Name:             "generic",
-			ManagedDir:       claudeManagedDir(),
-			ManagedFiles:     []string{"{managed}/CLAUDE.md"},
-			ManagedRulesDirs: []string{"{managed}/.claude/rules"},
-			UserFiles:        []string{"~/.agents/AGENTS.md", "~/.claude/CLAUDE.md"},
-			UserRulesDirs:    []string{"~/.claude/rules"},
-			ProjectNames:     []string{"AGENTS.md", "AGENT.md", "CLAUDE.md", ".claude/CLAUDE.md"},
-			OnePerDir:        true,
-			LocalNames:       []string{"AGENTS.local.md", "CLAUDE.local.md"},
-			RulesDirs:        []string{".claude/rules"},
-			SkillDirs:        []string{"~/.agents/skills", "~/.claude/skills", ".agents/skills", ".claude/skills"},
-			ImportDepth:      4,
-			StripComments:    true,
-			MaxFileBytes:     40000,
-			AddFiles:         map[string]string{"user": "~/.agents/AGENTS.md", "project": "AGENTS.md", "local": "AGENTS.local.md"},
-		},
-		// claude: Claude Code's memory docs (code.claude.com/docs/en/memory)
-		// and its claudemd loader: managed policy file, ~/.claude/CLAUDE.md
-		// and ~/.claude/rules, CLAUDE.md and .claude/CLAUDE.md (both load)
-		// plus .claude/rules/*.md in every directory, CLAUDE.local.md after
-		// them; @imports five levels counting the root file (four hops),
-		// block HTML comments stripped. Simplified: the walk starts at the
-		// project root (Claude goes on up to /), nested CLAUDE.md files below
-		// the working directory (loaded on demand by Claude) are not listed,
-		// and CLAUDE_CONFIG_DIR is not consulted.
-		"claude": {
-			Name:             "claude",
-			ManagedDir:       claudeManagedDir(),
-			ManagedFiles:     []string{"{managed}/CLAUDE.md"},
-			ManagedRulesDirs: []string{"{managed}/.claude/rules"},
-			UserFiles:        []string{"~/.claude/CLAUDE.md"},
-			UserRulesDirs:    []string{"~/.claude/rules"},
-			ProjectNames:     []string{"CLAUDE.md", ".claude/CLAUDE.md"},
-			LocalNames:       []string{"CLAUDE.local.md"},
-			RulesDirs:        []string{".claude/rules"},
-			SkillDirs:        []string{"~/.claude/skills", ".claude/skills"},
-			ImportDepth:      4,
-			StripComments:    true,
-		},
-		// codex: developers.openai.com/codex/guides/agents-md. In CODEX_HOME
-		// (~/.codex) the first non-empty of AGENTS.override.md, AGENTS.md;
-		// then root to cwd at most one of AGENTS.override.md, AGENTS.md per
-		// directory, empty files skipped, project_doc_max_bytes 32 KiB.
-		// Simplified: the 32 KiB budget also counts the user file (Codex
-		// counts project docs only); CODEX_HOME and
-		// project_doc_fallback_filenames come through a user profile.
-		"codex": {
-			Name:          "codex",
-			UserFiles:     []string{"~/.codex/AGENTS.override.md", "~/.codex/AGENTS.md"},
-			UserOneOf:     true,
-			ProjectNames:  []string{"AGENTS.override.md", "AGENTS.md"},
-			OnePerDir:     true,
-			SkillDirs:     []string{"~/.codex/skills", ".agents/skills"},
-			MaxTotalBytes: 32 * 1024,
-			AddFiles:      map[string]string{"user": "~/.codex/AGENTS.md", "project": "AGENTS.md"},
-		},
-		// gemini: geminicli.com/docs/cli/gemini-md and the memport reference.
-		// ~/.gemini/GEMINI.md, then GEMINI.md from the project root down to
-		// cwd; @file imports up to five deep. context.fileName (a name or a
-		// list) maps to project_names in a user profile extending gemini.
-		// Simplified: the downward scan below cwd and just-in-time files are
-		// not done.
-		"gemini": {
-			Name:         "gemini",
-			UserFiles:    []string{"~/.gemini/GEMINI.md"},
-			ProjectNames: []string{"GEMINI.md"},
-			SkillDirs:    []string{"~/.gemini/skills", ".gemini/skills"},
-			ImportDepth:  5,
-		},
-		// amp: ampcode.com manual and Amp's guidance discovery: the first of
-		// seven spellings per directory, ~/.config/amp/AGENTS.md and
-		// ~/.config/AGENTS.md at user level, @-mentioned files included, and
-		// `globs` frontmatter in a mentioned file limiting it to matching
-		// files (patterns without "/" match anywhere). Simplified: mentions
-		// are followed one hop and glob mentions (@doc/*.md) are not expanded.
-		"amp": {
-			Name:         "amp",
-			UserFiles:    []string{"~/.config/amp/AGENTS.md", "~/.config/AGENTS.md"},
-			ProjectNames: []string{"AGENTS.md", "Agents.md", "agents.md", "AGENT.md", "Agent.md", "agent.md", "CLAUDE.md"},
-			OnePerDir:    true,
-			SkillDirs:    []string{"~/.config/agents/skills", ".agents/skills"},
-			ImportDepth:  1,
-		},
-		// amplifier: microsoft/amplifier-app-cli's AMPLIFIER.md memory files:
-		// ~/.amplifier/AMPLIFIER.md, then AMPLIFIER.md from the project root
-		// down to cwd; @mentions are followed recursively. Simplified: the
-		// mention depth is capped at five and bundle mentions (@ns:path) are
-		// not resolved (they are reported missing).
-		"amplifier": {
-			Name:         "amplifier",
-			UserFiles:    []string{"~/.amplifier/AMPLIFIER.md"},
-			ProjectNames: []string{"AMPLIFIER.md"},
-			ImportDepth:  5,
-		},
-		// deepagents: LangChain Deep Agents CLI memory docs:
-		// ~/.deepagents/<agent>/agent.md (agent "agent" unless --agent-id),
-		// <root>/.deepagents/agent.md with <root>/agent.md as the fallback,
-		// skills in ~/.deepagents/<agent>/skills and .deepagents/skills.
-		// Newer releases name the file AGENTS.md; a user profile can switch.
-		"deepagents": {
-			Name:         "deepagents",
-			UserFiles:    []string{"~/.deepagents/{agent}/agent.md"},
-			ProjectNames: []string{".deepagents/agent.md", "agent.md"},
-			OnePerDir:    true,
-			Walk:         WalkRoot,
-			SkillDirs:    []string{"~/.deepagents/{agent}/skills", ".deepagents/skills"},
-		},
+	m := map[string]Profile{}
+	for _, f := range []func() Profile{genericProfile, claudeProfile, codexProfile, geminiProfile, ampProfile, amplifierProfile, deepagentsProfile} {
+		p := f()
+		m[p.Name] = p
 	}
 	return m
+}
+
+// generic: memdir's own cross-agent default. One file per directory
+// from the AGENTS/AGENT/CLAUDE family, both local variants, Claude's
+// rules directories, Claude's four import hops, and Claude's 40,000
+// character warning used as a hard per-file cap.
+func genericProfile() Profile {
+	return Profile{
+		Name:             "generic",
+		ManagedDir:       claudeManagedDir(),
+		ManagedFiles:     []string{"{managed}/CLAUDE.md"},
+		ManagedRulesDirs: []string{"{managed}/.claude/rules"},
+		UserFiles:        []string{"~/.agents/AGENTS.md", "~/.claude/CLAUDE.md"},
+		UserRulesDirs:    []string{"~/.claude/rules"},
+		ProjectNames:     []string{"AGENTS.md", "AGENT.md", "CLAUDE.md", ".claude/CLAUDE.md"},
+		OnePerDir:        true,
+		LocalNames:       []string{"AGENTS.local.md", "CLAUDE.local.md"},
+		RulesDirs:        []string{".claude/rules"},
+		SkillDirs:        []string{"~/.agents/skills", "~/.claude/skills", ".agents/skills", ".claude/skills"},
+		ImportDepth:      4,
+		StripComments:    true,
+		MaxFileBytes:     40000,
+		AddFiles:         map[string]string{"user": "~/.agents/AGENTS.md", "project": "AGENTS.md", "local": "AGENTS.local.md"},
+	}
+}
+
+// claude: Claude Code's memory docs (code.claude.com/docs/en/memory)
+// and its claudemd loader: managed policy file, ~/.claude/CLAUDE.md
+// and ~/.claude/rules, CLAUDE.md and .claude/CLAUDE.md (both load)
+// plus .claude/rules/*.md in every directory, CLAUDE.local.md after
+// them; @imports five levels counting the root file (four hops),
+// block HTML comments stripped. Simplified: the walk starts at the
+// project root (Claude goes on up to /), nested CLAUDE.md files below
+// the working directory (loaded on demand by Claude) are not listed,
+// and CLAUDE_CONFIG_DIR is not consulted.
+func claudeProfile() Profile {
+	return Profile{
+		Name:             "claude",
+		ManagedDir:       claudeManagedDir(),
+		ManagedFiles:     []string{"{managed}/CLAUDE.md"},
+		ManagedRulesDirs: []string{"{managed}/.claude/rules"},
+		UserFiles:        []string{"~/.claude/CLAUDE.md"},
+		UserRulesDirs:    []string{"~/.claude/rules"},
+		ProjectNames:     []string{"CLAUDE.md", ".claude/CLAUDE.md"},
+		LocalNames:       []string{"CLAUDE.local.md"},
+		RulesDirs:        []string{".claude/rules"},
+		SkillDirs:        []string{"~/.claude/skills", ".claude/skills"},
+		ImportDepth:      4,
+		StripComments:    true,
+	}
+}
+
+// codex: developers.openai.com/codex/guides/agents-md. In CODEX_HOME
+// (~/.codex) the first non-empty of AGENTS.override.md, AGENTS.md;
+// then root to cwd at most one of AGENTS.override.md, AGENTS.md per
+// directory, empty files skipped, project_doc_max_bytes 32 KiB.
+// Simplified: the 32 KiB budget also counts the user file (Codex
+// counts project docs only); CODEX_HOME and
+// project_doc_fallback_filenames come through a user profile.
+func codexProfile() Profile {
+	return Profile{
+		Name:          "codex",
+		UserFiles:     []string{"~/.codex/AGENTS.override.md", "~/.codex/AGENTS.md"},
+		UserOneOf:     true,
+		ProjectNames:  []string{"AGENTS.override.md", "AGENTS.md"},
+		OnePerDir:     true,
+		SkillDirs:     []string{"~/.codex/skills", ".agents/skills"},
+		MaxTotalBytes: 32 * 1024,
+		AddFiles:      map[string]string{"user": "~/.codex/AGENTS.md", "project": "AGENTS.md"},
+	}
+}
+
+// gemini: geminicli.com/docs/cli/gemini-md and the memport reference.
+// ~/.gemini/GEMINI.md, then GEMINI.md from the project root down to
+// cwd; @file imports up to five deep. context.fileName (a name or a
+// list) maps to project_names in a user profile extending gemini.
+// Simplified: the downward scan below cwd and just-in-time files are
+// not done.
+func geminiProfile() Profile {
+	return Profile{
+		Name:         "gemini",
+		UserFiles:    []string{"~/.gemini/GEMINI.md"},
+		ProjectNames: []string{"GEMINI.md"},
+		SkillDirs:    []string{"~/.gemini/skills", ".gemini/skills"},
+		ImportDepth:  5,
+	}
+}
+
+// amp: ampcode.com manual and Amp's guidance discovery: the first of
+// seven spellings per directory, ~/.config/amp/AGENTS.md and
+// ~/.config/AGENTS.md at user level, @-mentioned files included, and
+// `globs` frontmatter in a mentioned file limiting it to matching
+// files (patterns without "/" match anywhere). Simplified: mentions
+// are followed one hop and glob mentions (@doc/*.md) are not expanded.
+func ampProfile() Profile {
+	return Profile{
+		Name:         "amp",
+		UserFiles:    []string{"~/.config/amp/AGENTS.md", "~/.config/AGENTS.md"},
+		ProjectNames: []string{"AGENTS.md", "Agents.md", "agents.md", "AGENT.md", "Agent.md", "agent.md", "CLAUDE.md"},
+		OnePerDir:    true,
+		SkillDirs:    []string{"~/.config/agents/skills", ".agents/skills"},
+		ImportDepth:  1,
+	}
+}
+
+// amplifier: microsoft/amplifier-app-cli's AMPLIFIER.md memory files:
+// ~/.amplifier/AMPLIFIER.md, then AMPLIFIER.md from the project root
+// down to cwd; @mentions are followed recursively. Simplified: the
+// mention depth is capped at five and bundle mentions (@ns:path) are
+// not resolved (they are reported missing).
+func amplifierProfile() Profile {
+	return Profile{
+		Name:         "amplifier",
+		UserFiles:    []string{"~/.amplifier/AMPLIFIER.md"},
+		ProjectNames: []string{"AMPLIFIER.md"},
+		ImportDepth:  5,
+	}
+}
+
+// deepagents: LangChain Deep Agents CLI memory docs:
+// ~/.deepagents/<agent>/agent.md (agent "agent" unless --agent-id),
+// <root>/.deepagents/agent.md with <root>/agent.md as the fallback,
+// skills in ~/.deepagents/<agent>/skills and .deepagents/skills.
+// Newer releases name the file AGENTS.md; a user profile can switch.
+func deepagentsProfile() Profile {
+	return Profile{
+		Name:         "deepagents",
+		UserFiles:    []string{"~/.deepagents/{agent}/agent.md"},
+		ProjectNames: []string{".deepagents/agent.md", "agent.md"},
+		OnePerDir:    true,
+		Walk:         WalkRoot,
+		SkillDirs:    []string{"~/.deepagents/{agent}/skills", ".deepagents/skills"},
+	}
 }
 
 // BuiltinNames lists the shipped profiles' names, sorted.

@@ -39,7 +39,7 @@ func benchSentence(r *rand.Rand, n int) string {
 func benchRequest(i int) AddRequest {
 	r := rand.New(rand.NewPCG(uint64(i), 7))
 	var body []string
-	for size := 0; size < 250+r.IntN(450); {
+	for size := 0; size < 150+r.IntN(400); {
 		s := benchSentence(r, 8+r.IntN(10))
 		body = append(body, s)
 		size += len(s) + 1

@@ -73,6 +73,8 @@ Examples:
 		newIndexCmd(a),
 		newLintCmd(a),
 		newConfigCmd(a),
+		newContextCmd(a),
+		newInstructionsCmd(a),
 	)
 	return root
 }

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/instructions"
+	"github.com/memdir/memdir/sessionctx"
+	"github.com/memdir/memdir/typesx"
+)
+
+// discoverFlags are the flags shared by `context` and `instructions`.
+type discoverFlags struct {
+	agent   string
+	agentID string
+	files   []string
+}
+
+func (f *discoverFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.agent, "agent", "", "agent profile: "+strings.Join(instructions.BuiltinNames(), ", ")+", or one defined in settings (default: the context.agent setting)")
+	cmd.Flags().StringVar(&f.agentID, "agent-id", "", "agent name for profiles that have one, e.g. deepagents (default: the context.agent_id setting)")
+	cmd.Flags().StringArrayVar(&f.files, "file", nil, "a file the agent is about to touch; selects path-limited rules (repeatable)")
+}
+
+type contextOptions struct {
+	discoverFlags
+	format         string
+	noMemory       bool
+	noInstructions bool
+	add            []string
+	memoryFiles    []string
+}
+
+func newContextCmd(a *app) *cobra.Command {
+	var opts contextOptions
+	cmd := &cobra.Command{
+		Use:   "context",
+		Short: "Print what an agent should know at session start",
+		Long: `Print the session-start block for an agent: the instruction files that
+apply in the working directory (found by the agent profile's rules, imports
+expanded, limits applied visibly), the skills available, and this project's
+auto memory (a short guide and MEMORY.md as an agent loads it). Private topics
+never appear.
+
+--format text prints tagged blocks carrying each file's path and scope; json
+prints the same as data; claude-hook prints the JSON a Claude Code
+SessionStart hook returns. MEMDIR_DISABLE_INSTRUCTIONS=1 and
+MEMDIR_DISABLE_AUTO_MEMORY=1 turn the parts off (with --agent claude, so do
+CLAUDE_CODE_DISABLE_CLAUDE_MDS=1 and CLAUDE_CODE_DISABLE_AUTO_MEMORY=1).
+
+Examples:
+  memdir context
+  memdir context --agent codex --file src/api/handler.go
+  memdir context --agent claude --format claude-hook
+  memdir context --no-instructions --add "Today we migrate the billing tables."`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error { return runContext(a, opts) },
+	}
+	opts.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&opts.format, "format", "text", "text, json or claude-hook")
+	f.BoolVar(&opts.noMemory, "no-memory", false, "leave auto memory out")
+	f.BoolVar(&opts.noInstructions, "no-instructions", false, "leave instruction files out")
+	f.StringArrayVar(&opts.add, "add", nil, "one-time context to append (repeatable)")
+	f.StringArrayVar(&opts.memoryFiles, "memory", nil, "an extra file to include (repeatable)")
+	return cmd
+}
+
+func runContext(a *app, opts contextOptions) error {
+	format := opts.format
+	if a.json {
+		format = "json"
+	}
+	switch format {
+	case "text", "json", "claude-hook":
+	default:
+		return usagef("--format %q: use text, json or claude-hook", opts.format)
+	}
+	extra, err := a.readExtraFiles(opts.memoryFiles)
+	if err != nil {
+		return err
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	profile, err := a.profile(ws, opts.agent)
+	if err != nil {
+		return err
+	}
+	build := sessionctx.Options{Agent: profile.Name, Cwd: ws.cwd, Files: extra, Notes: opts.add}
+	if !opts.noInstructions && !a.disabled("MEMDIR_DISABLE_INSTRUCTIONS", profile.Name, "CLAUDE_CODE_DISABLE_CLAUDE_MDS") {
+		res, err := instructions.Discover(a.discoverOptions(ws, profile, opts.discoverFlags))
+		if err != nil {
+			return err
+		}
+		build.Instructions, build.Skills = fromDiscovery(res)
+	}
+	if !opts.noMemory && !a.disabled("MEMDIR_DISABLE_AUTO_MEMORY", profile.Name, "CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
+		data, err := ws.dir.IndexBytes()
+		if err != nil {
+			return err
+		}
+		build.Memory = &sessionctx.Memory{Dir: ws.loc.Dir, Mode: string(ws.dir.Mode), Index: data,
+			Caps: index.DefaultCaps, Exists: ws.dir.Exists()}
+	}
+	c := sessionctx.Build(build)
+	switch format {
+	case "json":
+		return a.writeJSON(c)
+	case "claude-hook":
+		out, err := c.ClaudeHook()
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(a.out, "%s\n", out)
+		return err
+	}
+	_, err = fmt.Fprint(a.out, c.Text())
+	return err
+}
+
+// disabled reports whether an off switch is set: memdir's own variable,
+// or, for the claude profile, Claude Code's variable for the same thing.
+func (a *app) disabled(own, profile, claudeVar string) bool {
+	on := func(v string) bool { return v != "" && v != "0" && !strings.EqualFold(v, "false") }
+	return on(a.getenv(own)) || (profile == "claude" && on(a.getenv(claudeVar)))
+}
+
+// profile picks the agent profile: --agent, else the context.agent setting.
+func (a *app) profile(ws *workspace, agent string) (instructions.Profile, error) {
+	if agent == "" {
+		agent = ws.settings.Get("context.agent")
+	}
+	p, err := instructions.Lookup(agent, ws.settings.Profiles())
+	if err != nil {
+		return p, &usageError{msg: err.Error()}
+	}
+	return p, nil
+}
+
+func (a *app) discoverOptions(ws *workspace, p instructions.Profile, f discoverFlags) instructions.Options {
+	id := f.agentID
+	if id == "" {
+		id = ws.settings.Get("context.agent_id")
+	}
+	return instructions.Options{
+		Profile: p, Root: ws.repo.Root, WorkTree: ws.repo.WorkTree, Cwd: ws.cwd, Files: f.files,
+		UserHome: a.getenv("HOME"), ManagedRoot: a.getenv("MEMDIR_MANAGED_INSTRUCTIONS"),
+		AgentID: id, AllowOutsideImports: ws.settings.Bool("context.allow_outside_imports"),
+	}
+}
+
+// fromDiscovery turns what discovery loaded into context blocks.
+func fromDiscovery(res instructions.Result) ([]sessionctx.Instruction, []sessionctx.Skill) {
+	var ins []sessionctx.Instruction
+	for _, f := range res.Files {
+		if !f.Loaded() {
+			continue
+		}
+		note := ""
+		if f.Status == instructions.StatusTruncated {
+			note = f.Reason
+		}
+		if f.ImportedFrom != "" {
+			note = strings.TrimSpace("imported by " + f.ImportedFrom + "; " + note)
+			note = strings.TrimSuffix(note, ";")
+		}
+		ins = append(ins, sessionctx.Instruction{Path: f.Path, Scope: f.Scope, Text: f.Content, Note: note})
+	}
+	var skills []sessionctx.Skill
+	for _, s := range res.Skills {
+		skills = append(skills, sessionctx.Skill{Name: s.Name, Description: s.Description, Path: s.Path, Scope: s.Scope})
+	}
+	return ins, skills
+}
+
+// readExtraFiles reads --memory files; an unreadable one is bad input.
+func (a *app) readExtraFiles(paths []string) ([]sessionctx.Block, error) {
+	var out []sessionctx.Block
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, usagef("--memory %s: %v", p, err)
+		}
+		abs, _ := filepath.Abs(p)
+		out = append(out, sessionctx.Block{Kind: "memory-file", Path: abs, Scope: typesx.ScopeExtra, Text: string(data)})
+	}
+	return out, nil
+}

@@ -1,0 +1,209 @@
+package memdir
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// topicText is a hand-written topic file, as an agent writes one directly.
+func topicText(name, desc, typ string, extra ...string) string {
+	s := "---\nname: " + name + "\ndescription: " + desc + "\ntype: " + typ + "\n"
+	for _, e := range extra {
+		s += e + "\n"
+	}
+	return s + "---\n\nBody of " + name + ".\n"
+}
+
+const twoLines = "# Memory\n\n- [Role](user_role.md) — Senior Go engineer\n- [Testing policy](feedback_testing.md) — Real database\n"
+
+func TestReconcile(t *testing.T) {
+	secret := "ghp_" + "1234567890abcdefghijABCDEFGHIJ123456"
+	tests := []struct {
+		name     string
+		index    string
+		files    map[string]string // written before; "" removes
+		req      ReconcileRequest
+		want     string // MEMORY.md after
+		wantRes  ReconcileResult
+		problems []string // kinds of problems, by file
+	}{{
+		name:  "new file gets a line in its group",
+		index: twoLines,
+		files: map[string]string{"feedback_style.md": topicText("Style", "Short functions", "feedback")},
+		req:   ReconcileRequest{Files: []string{"feedback_style.md"}},
+		want:  twoLines + "- [Style](feedback_style.md) — Short functions\n",
+		wantRes: ReconcileResult{Added: []string{"feedback_style.md"},
+			Paths: []string{"MEMORY.md", "feedback_style.md"}},
+	}, {
+		name:    "edited description updates the hook",
+		index:   twoLines,
+		files:   map[string]string{"user_role.md": topicText("Role", "Staff engineer", "user")},
+		req:     ReconcileRequest{Files: []string{"user_role.md"}},
+		want:    "# Memory\n\n- [Role](user_role.md) — Staff engineer\n- [Testing policy](feedback_testing.md) — Real database\n",
+		wantRes: ReconcileResult{Updated: []string{"user_role.md"}, Paths: []string{"MEMORY.md", "user_role.md"}},
+	}, {
+		name:  "rename keeps the line in place",
+		index: twoLines,
+		files: map[string]string{"user_role.md": "", "user_job.md": topicText("Role", "Senior Go engineer", "user")},
+		req:   ReconcileRequest{Files: []string{"user_role.md", "user_job.md"}},
+		want:  "# Memory\n\n- [Role](user_job.md) — Senior Go engineer\n- [Testing policy](feedback_testing.md) — Real database\n",
+		wantRes: ReconcileResult{Renamed: []Rename{{From: "user_role.md", To: "user_job.md"}},
+			Paths: []string{"MEMORY.md", "user_job.md", "user_role.md"}},
+	}, {
+		name:    "delete drops the line",
+		index:   twoLines,
+		files:   map[string]string{"user_role.md": ""},
+		req:     ReconcileRequest{Files: []string{"user_role.md"}},
+		want:    "# Memory\n\n- [Testing policy](feedback_testing.md) — Real database\n",
+		wantRes: ReconcileResult{Removed: []string{"user_role.md"}, Paths: []string{"MEMORY.md", "user_role.md"}},
+	}, {
+		name:     "broken frontmatter is reported and its line kept",
+		index:    twoLines,
+		files:    map[string]string{"user_role.md": "---\nname: Role\ndescription: [unclosed\n---\n"},
+		req:      ReconcileRequest{Files: []string{"user_role.md"}},
+		want:     twoLines,
+		problems: []string{"user_role.md frontmatter"},
+	}, {
+		name:     "a secret keeps a file out of the index and the commit",
+		index:    twoLines,
+		files:    map[string]string{"reference_ci.md": topicText("CI", "token "+secret, "reference")},
+		req:      ReconcileRequest{Files: []string{"reference_ci.md"}},
+		want:     twoLines,
+		problems: []string{"reference_ci.md secret"},
+	}, {
+		name:    "private topic leaves the index",
+		index:   twoLines,
+		files:   map[string]string{"user_role.md": topicText("Role", "Senior Go engineer", "user", "private: true")},
+		req:     ReconcileRequest{Files: []string{"user_role.md"}},
+		want:    "# Memory\n\n- [Testing policy](feedback_testing.md) — Real database\n",
+		wantRes: ReconcileResult{Removed: []string{"user_role.md"}, Paths: []string{"MEMORY.md", "user_role.md"}},
+	}, {
+		name:  "only the named files are looked at",
+		index: twoLines,
+		files: map[string]string{"user_role.md": "", "user_other.md": topicText("Other", "Unnamed", "user")},
+		req:   ReconcileRequest{Files: []string{"feedback_testing.md"}, Touched: []string{"logs/2026/11/2026-11-22.md"}},
+		want:  twoLines,
+		// The named file is unchanged but passed on, with the touched path.
+		wantRes: ReconcileResult{Paths: []string{"feedback_testing.md", "logs/2026/11/2026-11-22.md"}},
+	}, {
+		name:  "full scan adds, updates and drops",
+		index: twoLines + "- [Elsewhere](../notes.md) — not a topic\n",
+		files: map[string]string{"user_role.md": "", "project_freeze.md": topicText("Freeze", "Merge freeze Thursday", "project"),
+			"feedback_testing.md": topicText("Testing policy", "Real database, never mocks", "feedback")},
+		req: ReconcileRequest{All: true},
+		want: "# Memory\n\n- [Testing policy](feedback_testing.md) — Real database, never mocks\n" +
+			"- [Freeze](project_freeze.md) — Merge freeze Thursday\n- [Elsewhere](../notes.md) — not a topic\n",
+		wantRes: ReconcileResult{Added: []string{"project_freeze.md"}, Updated: []string{"feedback_testing.md"}, Removed: []string{"user_role.md"},
+			Paths: []string{"MEMORY.md", "feedback_testing.md", "project_freeze.md", "user_role.md"}},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Open(t.TempDir(), Live)
+			reconWrite(t, d, IndexFile, tc.index)
+			reconWrite(t, d, "user_role.md", topicText("Role", "Senior Go engineer", "user"))
+			reconWrite(t, d, "feedback_testing.md", topicText("Testing policy", "Real database", "feedback"))
+			before := map[string]string{}
+			for f, text := range tc.files {
+				if text == "" {
+					if err := os.Remove(filepath.Join(d.Path, f)); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				reconWrite(t, d, f, text)
+				before[f] = text
+			}
+			var changes []Change
+			d.OnChange = func(c Change) error { changes = append(changes, c); return nil }
+			res, err := d.ReconcileWith(tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := reconRead(t, d, IndexFile); got != tc.want {
+				t.Errorf("MEMORY.md:\n%s\nwant:\n%s", got, tc.want)
+			}
+			var kinds []string
+			for _, p := range res.Problems {
+				kinds = append(kinds, p.File+" "+p.Kind)
+			}
+			if diff := cmp.Diff(tc.problems, kinds); diff != "" {
+				t.Errorf("problems (-want +got):\n%s\n%v", diff, res.Problems)
+			}
+			res.Problems = nil
+			if diff := cmp.Diff(tc.wantRes, res, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("result (-want +got):\n%s", diff)
+			}
+			for f, text := range before {
+				if got := reconRead(t, d, f); got != text {
+					t.Errorf("%s was rewritten:\n%s", f, got)
+				}
+			}
+			wantChanges := 0
+			if len(tc.wantRes.Paths) > 0 {
+				wantChanges = 1
+			}
+			if len(changes) != wantChanges {
+				t.Fatalf("OnChange called %d times, want %d: %v", len(changes), wantChanges, changes)
+			}
+			if wantChanges == 1 && !cmp.Equal(changes[0].Paths, tc.wantRes.Paths) {
+				t.Errorf("change paths %v, want %v", changes[0].Paths, tc.wantRes.Paths)
+			}
+		})
+	}
+}
+
+func TestReconcileOverflow(t *testing.T) {
+	d := Open(t.TempDir(), Live)
+	reconWrite(t, d, IndexFile, "- [More project memories](MEMORY-project.md) — 1 more project topics\n")
+	reconWrite(t, d, "MEMORY-project.md", "# More project memories\n\n- [Freeze](project_freeze.md) — Old hook\n")
+	reconWrite(t, d, "project_freeze.md", topicText("Freeze", "New hook", "project"))
+	res, err := d.Reconcile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"project_freeze.md"}, res.Updated); diff != "" {
+		t.Errorf("updated (-want +got):\n%s", diff)
+	}
+	if got, want := reconRead(t, d, "MEMORY-project.md"), "# More project memories\n\n- [Freeze](project_freeze.md) — New hook\n"; got != want {
+		t.Errorf("overflow index:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := reconRead(t, d, IndexFile), "- [More project memories](MEMORY-project.md) — 1 more project topics\n"; got != want {
+		t.Errorf("MEMORY.md:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestReconcileSummary(t *testing.T) {
+	tests := []struct {
+		res  ReconcileResult
+		want string
+	}{
+		{ReconcileResult{}, "index unchanged"},
+		{ReconcileResult{Added: []string{"a", "b"}, Removed: []string{"c"}}, "2 added, 1 removed"},
+		{ReconcileResult{Renamed: []Rename{{"a", "b"}}, Updated: []string{"x"}}, "1 updated, 1 renamed"},
+	}
+	for _, tc := range tests {
+		if got := tc.res.Summary(); got != tc.want {
+			t.Errorf("Summary(%+v) = %q, want %q", tc.res, got, tc.want)
+		}
+	}
+}
+
+func reconWrite(t *testing.T, d *Dir, file, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(d.Path, file), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func reconRead(t *testing.T, d *Dir, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(d.Path, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}

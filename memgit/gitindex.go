@@ -1,0 +1,139 @@
+package memgit
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// indexLock is git's index.lock, taken the way git takes it (O_EXCL), so
+// that memgit and a git process never write the index at the same time.
+// The new index is written into the lock file and renamed over the index.
+type indexLock struct {
+	f    *os.File
+	path string
+	done bool
+}
+
+func (r *Repo) lockIndex() (*indexLock, error) {
+	p := filepath.Join(r.gitDir, "index.lock")
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, &RefusedError{Reason: fmt.Sprintf("%s exists: another git process seems to be running in this repository; if none is, remove the file and try again", p)}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lock the git index: %w", err)
+	}
+	return &indexLock{f: f, path: p}, nil
+}
+
+// commit writes idx into the lock file and renames it over the index.
+func (l *indexLock) commit(idx *index.Index) error {
+	w := bufio.NewWriter(l.f)
+	if err := index.NewEncoder(w).Encode(idx); err != nil {
+		return fmt.Errorf("encode the git index: %w", err)
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("write the git index: %w", err)
+	}
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("write the git index: %w", err)
+	}
+	if err := l.f.Close(); err != nil {
+		return fmt.Errorf("write the git index: %w", err)
+	}
+	l.done = true
+	if err := os.Rename(l.path, strings.TrimSuffix(l.path, ".lock")); err != nil {
+		_ = os.Remove(l.path)
+		return fmt.Errorf("write the git index: %w", err)
+	}
+	return nil
+}
+
+// release drops the lock without touching the index, unless commit ran.
+func (l *indexLock) release() {
+	if l.done {
+		return
+	}
+	_ = l.f.Close()
+	_ = os.Remove(l.path)
+}
+
+// readIndex reads this work tree's index; a missing one is empty. An
+// index memgit cannot write back faithfully (a split or sparse index, an
+// unknown required extension) is refused rather than rewritten.
+func (r *Repo) readIndex() (*index.Index, error) {
+	f, err := os.Open(filepath.Join(r.gitDir, "index"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &index.Index{Version: 2}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the git index: %w", err)
+	}
+	defer f.Close()
+	idx := &index.Index{}
+	if err := index.NewDecoder(bufio.NewReader(f)).Decode(idx); err != nil {
+		if errors.Is(err, index.ErrUnknownExtension) {
+			return nil, &RefusedError{Reason: "the git index uses an extension memdir cannot keep (split or sparse index); commit with git instead"}
+		}
+		return nil, fmt.Errorf("read the git index: %w", err)
+	}
+	// The optional caches (cache tree, untracked cache, fsmonitor) are not
+	// written back; git rebuilds them. A stale cache tree would be wrong.
+	idx.Cache = nil
+	return idx, nil
+}
+
+// conflicted lists the paths among want that have unmerged entries
+// (stage 1 to 3; go-git's index.Merged constant is 1, not 0, so it is not
+// used here).
+func conflicted(idx *index.Index, want map[string]bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range idx.Entries {
+		if e.Stage != 0 && want[e.Name] && !seen[e.Name] {
+			seen[e.Name] = true
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// staged is a file as recorded: its blob, mode and what lstat said.
+type staged struct {
+	hash plumbing.Hash
+	mode filemode.FileMode
+	info fs.FileInfo // nil for a removed path
+}
+
+// updateIndex sets the entries of the given repository paths to what was
+// committed (removing those of removed paths) and leaves every other
+// entry as it was.
+func updateIndex(idx *index.Index, files map[string]staged) {
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if _, ok := files[e.Name]; !ok {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = kept
+	for name, f := range files {
+		if f.info == nil {
+			continue
+		}
+		e := &index.Entry{Name: name, Hash: f.hash, Mode: f.mode, ModifiedAt: f.info.ModTime()}
+		if f.info.Size() < 1<<32 {
+			e.Size = uint32(f.info.Size())
+		}
+		fillStat(e, f.info)
+		idx.Entries = append(idx.Entries, e)
+	}
+}

@@ -1,0 +1,284 @@
+// Package memgit keeps memory in git, with go-git only (no git process is
+// ever started). A memory directory is versioned one of two ways:
+//
+//   - as a repository of its own (`memdir init --git`): every change to
+//     memory becomes one commit;
+//   - inside the project's work tree (the dir setting, e.g. .memdir/):
+//     `memdir commit` commits the memory paths and nothing else to the
+//     current branch, leaving the person's other staged and unstaged
+//     changes exactly as they were.
+//
+// Both ways build the commit the same way: HEAD's tree plus new blobs for
+// the given paths only, writing just the trees along those paths, and then
+// update the index entries of just those paths under git's own index.lock.
+// The cost of a commit follows the paths it records, not the size of the
+// tree (apart from reading and writing the index and the memory
+// directory's own tree object, which git pays too).
+//
+// Callers hold memdir's sidecar lock around every write, as the store
+// does when it calls its OnChange hook.
+package memgit
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Errors callers can match.
+var (
+	// ErrNoRepo means the memory directory is in no git work tree.
+	ErrNoRepo = errors.New("not in a git repository")
+	// ErrNotFound means a file or revision does not exist.
+	ErrNotFound = errors.New("not found")
+)
+
+// RefusedError says why memgit will not commit right now (a detached
+// HEAD, a merge or rebase in progress, a conflict, a held index.lock).
+// Nothing was written.
+type RefusedError struct{ Reason string }
+
+func (e *RefusedError) Error() string { return "not committing memory: " + e.Reason }
+
+// Options are what a Repo needs from its caller.
+type Options struct {
+	// Now is the clock for commit times; time.Now when nil.
+	Now func() time.Time
+	// Getenv reads GIT_AUTHOR_* and GIT_COMMITTER_*; os.Getenv when nil.
+	Getenv func(string) string
+}
+
+// Repo is the git repository that holds a memory directory.
+type Repo struct {
+	g      *git.Repository
+	top    string // top of the work tree, symlinks resolved
+	gitDir string // this work tree's own git dir (index, MERGE_HEAD)
+	memDir string // the memory directory, symlinks resolved
+	prefix string // memDir relative to top, slash-separated; "" when own
+	opts   Options
+}
+
+// IgnoreFile is the name of the ignore file memgit keeps in a memory
+// directory.
+const IgnoreFile = ".gitignore"
+
+// Ignore is the .gitignore memgit writes: memdir's private state (the
+// lock, edit drafts, the recorded root, dream's lock, state and reports,
+// temp files) and editor leftovers never enter history. .memdir/mode
+// does: it is a property of the memory, not of one machine.
+const Ignore = `# memdir's private state: never committed
+/.memdir/*
+!/.memdir/mode
+/.consolidate-lock
+.memdir-tmp-*
+# editor leftovers
+*.swp
+*.swo
+*~
+.#*
+`
+
+// Private reports whether a path relative to the memory directory is
+// memdir's private state or an editor leftover, which memgit never
+// commits. It agrees with Ignore.
+func Private(rel string) bool {
+	rel = strings.TrimPrefix(filepath.ToSlash(rel), "./")
+	first, rest, _ := strings.Cut(rel, "/")
+	base := path.Base(rel)
+	switch {
+	case first == ".git", rel == ".consolidate-lock":
+		return true
+	case first == ".memdir":
+		return rest != "mode"
+	case strings.HasPrefix(base, ".memdir-tmp-"), strings.HasPrefix(base, ".#"),
+		strings.HasSuffix(base, ".swp"), strings.HasSuffix(base, ".swo"), strings.HasSuffix(base, "~"):
+		return true
+	}
+	return false
+}
+
+// OwnRepo reports whether the memory directory is a git repository of
+// its own (it holds a .git), without opening it.
+func OwnRepo(memDir string) bool {
+	_, err := os.Lstat(filepath.Join(memDir, git.GitDirName))
+	return err == nil
+}
+
+// Open returns the repository whose work tree holds the memory directory:
+// its own, or the project's around it. It returns ErrNoRepo when there is
+// none.
+func Open(memDir string, opts Options) (*Repo, error) {
+	mem, err := resolve(memDir)
+	if err != nil {
+		return nil, err
+	}
+	g, err := git.PlainOpenWithOptions(mem, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, fmt.Errorf("%s: %w", memDir, ErrNoRepo)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open git repository of %s: %w", memDir, err)
+	}
+	wt, err := g.Worktree()
+	if err != nil {
+		return nil, fmt.Errorf("%s: a bare repository has no work tree: %w", memDir, ErrNoRepo)
+	}
+	top, err := resolve(wt.Filesystem.Root())
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := filepath.Rel(top, mem)
+	if err != nil || prefix == ".." || strings.HasPrefix(prefix, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("%s is outside the work tree %s: %w", memDir, top, ErrNoRepo)
+	}
+	gitDir, err := workTreeGitDir(top)
+	if err != nil {
+		return nil, err
+	}
+	r := &Repo{g: g, top: top, gitDir: gitDir, memDir: mem, opts: opts}
+	if prefix != "." {
+		r.prefix = filepath.ToSlash(prefix)
+	}
+	return r, nil
+}
+
+// Init makes the memory directory a git repository of its own, on branch
+// main, with memgit's .gitignore, and returns it. It creates nothing when
+// the directory already is one, and refuses when the directory sits in
+// another repository's work tree (commit memory with that project
+// instead). Init makes no commit: CommitAll records what is there.
+func Init(memDir string, opts Options) (*Repo, bool, error) {
+	created := false
+	if !OwnRepo(memDir) {
+		if r, err := Open(memDir, opts); err == nil {
+			return nil, false, &RefusedError{Reason: fmt.Sprintf("%s is inside the work tree of %s; commit memory with that project (memdir commit, or the git.autocommit setting) instead of a repository of its own", memDir, r.top)}
+		}
+		_, err := git.PlainInitWithOptions(memDir, &git.PlainInitOptions{
+			InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
+		})
+		if err != nil {
+			return nil, false, fmt.Errorf("init git repository in %s: %w", memDir, err)
+		}
+		created = true
+	}
+	if err := EnsureIgnore(memDir); err != nil {
+		return nil, false, err
+	}
+	r, err := Open(memDir, opts)
+	return r, created, err
+}
+
+// EnsureIgnore writes memgit's .gitignore into the memory directory when
+// it has none, and reports whether it wrote one. An existing file is the
+// person's and is left alone.
+func EnsureIgnore(memDir string) error {
+	p := filepath.Join(memDir, IgnoreFile)
+	if _, err := os.Lstat(p); err == nil {
+		return nil
+	}
+	if err := os.WriteFile(p, []byte(Ignore), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
+}
+
+// Own reports whether the repository is the memory directory's own.
+func (r *Repo) Own() bool { return r.prefix == "" }
+
+// Top is the top of the repository's work tree.
+func (r *Repo) Top() string { return r.top }
+
+// Prefix is the memory directory relative to the top of the work tree,
+// slash-separated, or "" when the repository is the memory directory's
+// own.
+func (r *Repo) Prefix() string { return r.prefix }
+
+// repoPath turns a path relative to the memory directory into one
+// relative to the top of the work tree.
+func (r *Repo) repoPath(rel string) string {
+	rel = path.Clean(filepath.ToSlash(rel))
+	if r.prefix == "" {
+		return rel
+	}
+	return r.prefix + "/" + rel
+}
+
+// memPath turns a repository path under the memory directory back into
+// one relative to the memory directory.
+func (r *Repo) memPath(p string) (string, bool) {
+	if r.prefix == "" {
+		return p, true
+	}
+	rest, ok := strings.CutPrefix(p, r.prefix+"/")
+	return rest, ok
+}
+
+func (r *Repo) now() time.Time {
+	if r.opts.Now != nil {
+		return r.opts.Now()
+	}
+	return time.Now()
+}
+
+func (r *Repo) getenv(k string) string {
+	if r.opts.Getenv != nil {
+		return r.opts.Getenv(k)
+	}
+	return os.Getenv(k)
+}
+
+// resolve makes a path absolute with symlinks resolved, for as much of it
+// as exists.
+func resolve(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", p, err)
+	}
+	var missing []string
+	for cur := abs; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(append([]string{real}, missing...)...), nil
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		missing = append([]string{filepath.Base(cur)}, missing...)
+		cur = parent
+	}
+}
+
+// workTreeGitDir is the git dir that holds this work tree's index and
+// in-progress state: top/.git, or where a .git file points (a linked
+// worktree or a submodule).
+func workTreeGitDir(top string) (string, error) {
+	dot := filepath.Join(top, git.GitDirName)
+	fi, err := os.Stat(dot)
+	if err != nil {
+		return "", fmt.Errorf("find git dir of %s: %w", top, err)
+	}
+	if fi.IsDir() {
+		return dot, nil
+	}
+	data, err := os.ReadFile(dot)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", dot, err)
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return "", fmt.Errorf("%s: not a gitdir file", dot)
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(top, dir)
+	}
+	return filepath.Clean(dir), nil
+}

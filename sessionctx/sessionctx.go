@@ -1,0 +1,148 @@
+// Package sessionctx assembles what an agent gets at session start: the
+// instruction files that apply where it stands, the skills it may use, its
+// auto memory (the capped MEMORY.md view and a short guide to keeping it),
+// and any one-time context. It renders that block as tagged text, as JSON,
+// or as the JSON a Claude Code SessionStart hook prints.
+package sessionctx
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/typesx"
+)
+
+// Block is one tagged piece of the session context.
+type Block struct {
+	Kind  string       `json:"kind"` // "instructions", "skills", "auto-memory", "memory-file", "note"
+	Path  string       `json:"path,omitempty"`
+	Scope typesx.Scope `json:"scope,omitempty"`
+	Note  string       `json:"note,omitempty"` // e.g. why a file was cut
+	Text  string       `json:"text"`
+}
+
+// Instruction is a loaded instruction file, its imports already expanded.
+type Instruction struct {
+	Path  string
+	Scope typesx.Scope
+	Text  string
+	Note  string
+}
+
+// Skill is a skill the agent may load on demand.
+type Skill struct {
+	Name, Description, Path string
+	Scope                   typesx.Scope
+}
+
+// Memory is the auto memory to include.
+type Memory struct {
+	Dir    string // the memory directory
+	Mode   string // "live" or "log"
+	Index  []byte // MEMORY.md as on disk (nil when there is none yet)
+	Caps   index.Caps
+	Exists bool // whether the memory directory exists yet
+}
+
+// Options say what goes into the context.
+type Options struct {
+	Agent        string
+	Cwd          string
+	Instructions []Instruction
+	Skills       []Skill
+	Memory       *Memory  // nil leaves auto memory out
+	Files        []Block  // extra memory files (--memory)
+	Notes        []string // one-time context (--add)
+}
+
+// Context is the assembled session context.
+type Context struct {
+	Agent  string  `json:"agent"`
+	Cwd    string  `json:"cwd"`
+	Blocks []Block `json:"blocks"`
+	// Dropped lists index entries the load caps left out.
+	Dropped []index.Entry `json:"-"`
+}
+
+// Build assembles the context in loading order: instructions, skills,
+// auto memory, extra files, one-time notes.
+func Build(opts Options) Context {
+	c := Context{Agent: opts.Agent, Cwd: opts.Cwd, Blocks: []Block{}}
+	for _, in := range opts.Instructions {
+		c.Blocks = append(c.Blocks, Block{Kind: "instructions", Path: in.Path, Scope: in.Scope, Note: in.Note, Text: in.Text})
+	}
+	if len(opts.Skills) > 0 {
+		c.Blocks = append(c.Blocks, Block{Kind: "skills", Text: skillsText(opts.Skills)})
+	}
+	if m := opts.Memory; m != nil {
+		view := index.Load(m.Index, m.Caps)
+		c.Dropped = view.Dropped
+		c.Blocks = append(c.Blocks, Block{Kind: "auto-memory", Path: m.Dir, Scope: typesx.ScopeAuto,
+			Text: Guide(m.Dir, m.Mode) + "\n" + indexSection(view)})
+	}
+	c.Blocks = append(c.Blocks, opts.Files...)
+	for _, n := range opts.Notes {
+		c.Blocks = append(c.Blocks, Block{Kind: "note", Scope: typesx.ScopeExtra, Text: n})
+	}
+	return c
+}
+
+func skillsText(skills []Skill) string {
+	var b strings.Builder
+	b.WriteString("Skills you can load when a task calls for them (read the file first):\n")
+	for _, s := range skills {
+		fmt.Fprintf(&b, "- %s: %s (%s)\n", s.Name, s.Description, s.Path)
+	}
+	return b.String()
+}
+
+func indexSection(v index.View) string {
+	if strings.TrimSpace(v.Text) == "" {
+		return "MEMORY.md is empty: nothing has been remembered for this project yet.\n"
+	}
+	return "## MEMORY.md\n\n" + v.Text
+}
+
+// Text renders the context as tagged blocks, each carrying its path and
+// scope, so an agent (and a person reading along) can tell where every
+// line came from.
+func (c Context) Text() string {
+	var b strings.Builder
+	for i, blk := range c.Blocks {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("<" + blk.Kind)
+		if blk.Path != "" {
+			fmt.Fprintf(&b, " path=%q", blk.Path)
+		}
+		if blk.Scope != "" {
+			fmt.Fprintf(&b, " scope=%q", string(blk.Scope))
+		}
+		if blk.Note != "" {
+			fmt.Fprintf(&b, " note=%q", blk.Note)
+		}
+		b.WriteString(">\n")
+		b.WriteString(strings.TrimRight(blk.Text, "\n"))
+		b.WriteString("\n</" + blk.Kind + ">\n")
+	}
+	return b.String()
+}
+
+// hookOutput is what a Claude Code SessionStart hook prints to add context.
+type hookOutput struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// ClaudeHook renders the context as a Claude Code SessionStart hook's JSON.
+func (c Context) ClaudeHook() ([]byte, error) {
+	var out hookOutput
+	out.HookSpecificOutput.HookEventName = "SessionStart"
+	out.HookSpecificOutput.AdditionalContext = c.Text()
+	return json.MarshalIndent(out, "", "  ")
+}
