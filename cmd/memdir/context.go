@@ -1,13 +1,14 @@
 package main
 
 import (
-	"fmt"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/instructions"
 	"github.com/memdir/memdir/sessionctx"
@@ -34,6 +35,7 @@ type contextOptions struct {
 	noInstructions bool
 	add            []string
 	memoryFiles    []string
+	output         string
 }
 
 func newContextCmd(a *app) *cobra.Command {
@@ -57,7 +59,8 @@ Examples:
   memdir context
   memdir context --agent codex --file src/api/handler.go
   memdir context --agent claude --format claude-hook
-  memdir context --no-instructions --add "Today we migrate the billing tables."`,
+  memdir context --no-instructions --add "Today we migrate the billing tables."
+  memdir context --no-instructions -o .memdir-context.md   # then @.memdir-context.md in AGENTS.md`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error { return runContext(a, opts) },
 	}
@@ -68,6 +71,7 @@ Examples:
 	f.BoolVar(&opts.noInstructions, "no-instructions", false, "leave instruction files out")
 	f.StringArrayVar(&opts.add, "add", nil, "one-time context to append (repeatable)")
 	f.StringArrayVar(&opts.memoryFiles, "memory", nil, "an extra file to include (repeatable)")
+	f.StringVarP(&opts.output, "output", "o", "", "write to FILE (atomically) instead of standard output, for agents without hooks to import")
 	return cmd
 }
 
@@ -109,20 +113,35 @@ func runContext(a *app, opts contextOptions) error {
 		build.Memory = &sessionctx.Memory{Dir: ws.loc.Dir, Mode: string(ws.dir.Mode), Index: data,
 			Caps: index.DefaultCaps, Exists: ws.dir.Exists()}
 	}
-	c := sessionctx.Build(build)
-	switch format {
-	case "json":
-		return a.writeJSON(c)
-	case "claude-hook":
-		out, err := c.ClaudeHook()
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(a.out, "%s\n", out)
+	out, err := render(sessionctx.Build(build), format)
+	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprint(a.out, c.Text())
+	if opts.output != "" {
+		path := opts.output
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(ws.cwd, path)
+		}
+		if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
+			return usagef("--output: %v", err)
+		}
+		return nil
+	}
+	_, err = a.out.Write(out)
 	return err
+}
+
+// render prints the context in one of the formats.
+func render(c sessionctx.Context, format string) ([]byte, error) {
+	switch format {
+	case "json":
+		out, err := json.MarshalIndent(c, "", "  ")
+		return append(out, '\n'), err
+	case "claude-hook":
+		out, err := c.ClaudeHook()
+		return append(out, '\n'), err
+	}
+	return []byte(c.Text()), nil
 }
 
 // disabled reports whether an off switch is set: memdir's own variable,

@@ -1,0 +1,105 @@
+package dream
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/memdir/memdir/typesx"
+)
+
+// typeRule gives an untyped entry a type when its pattern matches the
+// entry's title and text. Rules are tried in order; the first match wins
+// and project is the fallback.
+type typeRule struct {
+	Type typesx.Type `json:"type"`
+	Rule string      `json:"rule"`
+	re   *regexp.Regexp
+}
+
+// TypeRules are the built-in distiller's rules for untyped entries, in
+// the order they are tried. The external distiller receives them too.
+var TypeRules = []typeRule{
+	{Type: typesx.User, Rule: `the person speaks about themselves: "I am", "I'm a", "I prefer", "I like", "my role", "my background", "I'm new to", "the user is/prefers"`,
+		re: regexp.MustCompile(`(?i)(^|[^a-z])(i am|i'm|i've been|i prefer|i like|i usually|i work|i use|i know|my role|my background|my team|my preference|the user (is|prefers|likes|wants))\b`)},
+	{Type: typesx.Feedback, Rule: `guidance on how to work: starts with always, never, don't, do not, avoid, prefer, please, stop, make sure, remember to, use; or says should, must, should not`,
+		re: regexp.MustCompile(`(?i)^(\W*)(always|never|don'?t|do not|avoid|prefer|please|stop|make sure|remember to|be sure to|use|keep|run)\b|\b(should|must|shouldn'?t|mustn'?t|ought to)\b`)},
+	{Type: typesx.Reference, Rule: `points somewhere outside the code: a URL, or dashboard, runbook, docs, wiki, ticket, channel, board, Grafana, Jira, Confluence, Notion, Slack, "lives in", "found at"`,
+		re: regexp.MustCompile(`(?i)(https?://|\b(dashboards?|runbooks?|docs|documentation|wiki|tickets?|channel|board|grafana|jira|confluence|notion|slack|sentry|datadog|lives in|found at|is at|are at)\b|(^|\s)#[a-z][\w-]+)`)},
+}
+
+// classify returns the type of an untyped entry and the rule that chose
+// it ("" for the project fallback).
+func classify(title, text string) (typesx.Type, string) {
+	s := strings.TrimSpace(title + " " + text)
+	if title != "" {
+		s = strings.TrimSpace(title + ": " + text)
+	}
+	body := strings.TrimSpace(stripFiller(text))
+	for _, r := range TypeRules {
+		if r.Type == typesx.Feedback {
+			// The imperative must start the text itself, not the title.
+			if r.re.MatchString(body) {
+				return r.Type, string(r.Type)
+			}
+			continue
+		}
+		if r.re.MatchString(s) {
+			return r.Type, string(r.Type)
+		}
+	}
+	return typesx.Project, ""
+}
+
+// filler is what people put in front of a note that says nothing itself.
+var filler = regexp.MustCompile(`(?i)^\s*(remember that|remember:|note that|note:|nb:|fyi:?|til:?|todo:|reminder:|important:)\s*`)
+
+func stripFiller(s string) string { return filler.ReplaceAllString(s, "") }
+
+// deriveName makes a topic name for an entry without a title: the first
+// clause of its text without filler, at most six words, capitalised.
+func deriveName(text string) string {
+	s := stripFiller(firstLine(strings.TrimSpace(text)))
+	if i := strings.IndexAny(s, ".;:!?(—"); i > 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, " - "); i > 0 {
+		s = s[:i]
+	}
+	words := strings.Fields(s)
+	if len(words) > 6 {
+		words = words[:6]
+	}
+	s = strings.Trim(strings.Join(words, " "), " ,-")
+	if s == "" {
+		return "Note"
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// cleanName makes any title usable as a topic name: no slashes, no "..",
+// no control characters, at most 100 runes.
+func cleanName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		switch {
+		case r == '/' || r == '\\':
+			return '-'
+		case unicode.IsControl(r):
+			return ' '
+		}
+		return r
+	}, name)
+	for strings.Contains(name, "..") {
+		name = strings.ReplaceAll(name, "..", ".")
+	}
+	name = squash(name)
+	if r := []rune(name); len(r) > 100 {
+		name = strings.TrimSpace(string(r[:100]))
+	}
+	if name == "" {
+		return "Note"
+	}
+	return name
+}
