@@ -142,7 +142,14 @@ func (d *Dir) Lint() ([]Finding, error) {
 			out = append(out, Finding{Kind: "secret", Level: LevelError, File: f, Line: s.Line, Msg: fmt.Sprintf("looks like a %s (%s): remove it from memory", s.Kind, s.Redacted)})
 		}
 	}
+	ix, _, err := d.readIndex()
+	if err != nil {
+		return nil, err
+	}
 	for _, t := range topics {
+		if _, listed := ix.Lookup(t.File); listed && t.Private {
+			out = append(out, Finding{Kind: "private", Level: LevelError, File: IndexFile, Msg: fmt.Sprintf("lists the private topic %s, which agents must not see: remove the line", t.File)})
+		}
 		if len(t.Body) > MaxBodyBytes {
 			out = append(out, Finding{Kind: "too-long", Level: LevelError, File: t.File, Msg: fmt.Sprintf("body is %d bytes, over %d: split it into topics", len(t.Body), MaxBodyBytes)})
 		}

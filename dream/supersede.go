@@ -1,0 +1,167 @@
+package dream
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Supersede rules: a new fact replaces an older paragraph of the same
+// topic when
+//
+//   - it says "instead of X", "rather than X", "in place of X",
+//     "no longer X", "replaces X", "replaced X", "supersedes X" or
+//     "X is replaced by ...", and an older paragraph mentions every
+//     content word of X (the one sharing most words with the new fact
+//     goes); or
+//   - it sets a key to a value ("Deploy day: Thursday", "Deploy day =
+//     Thursday", "Deploy day is now Thursday", "Deploy day changed to
+//     Thursday", "Deploy day moved to Thursday"), and an older paragraph
+//     sets the same key ("Deploy day: Tuesday", "The deploy day is
+//     Tuesday"); an entry titled like its topic whose text starts with
+//     "now" ("Staging URL: now https://...") sets the key its title names,
+//     and in a topic that holds a single paragraph replaces it.
+
+var (
+	markerAfter  = regexp.MustCompile(`(?i)\b(instead of|rather than|in place of|no longer|replaces|replaced|supersedes|superseded)\s+(.+)`)
+	markerBefore = regexp.MustCompile(`(?i)^(.+?)\s+(is|are|was|were|has been|have been)\s+(replaced|superseded)\s+by\b`)
+	keyColon     = regexp.MustCompile(`^\s*(?:\*\*)?([A-Za-z][\w .'-]{0,60}?)(?:\*\*)?\s*[:=]\s*(\S.*)$`)
+	keyNow       = regexp.MustCompile(`(?i)^\s*(.{1,60}?)\s+(?:is now|are now|now is|now are|changed to|has changed to|moved to|has moved to|is moving to|switched to|has switched to)\s+(\S.*)$`)
+	keyCopula    = regexp.MustCompile(`(?i)^\s*(.{1,60}?)\s+(?:is|are|was|were|=|:)\s+\S`)
+	nowStart     = regexp.MustCompile(`(?i)^\s*(is\s+)?now\b`)
+)
+
+// notKeys are words before a colon that introduce a note, not a key.
+var notKeys = map[string]bool{
+	"note": true, "todo": true, "why": true, "how": true, "how to apply": true, "tip": true,
+	"fyi": true, "update": true, "important": true, "reminder": true, "remember": true,
+	"nb": true, "ps": true, "see": true, "example": true, "eg": true, "warning": true,
+	"http": true, "https": true, "til": true, "context": true, "reason": true,
+}
+
+// normKey makes a key comparable: its content words in order.
+func normKey(k string) string {
+	var ws []string
+	for _, w := range rawWords(k) {
+		if !stopwords[w] {
+			ws = append(ws, stem(w))
+		}
+	}
+	return strings.Join(ws, " ")
+}
+
+// keyOf returns the key a fact sets, or "".
+func keyOf(fact string) string {
+	line := firstLine(fact)
+	if m := keyNow.FindStringSubmatch(line); m != nil {
+		if k := normKey(m[1]); k != "" && len(strings.Fields(k)) <= 6 {
+			return k
+		}
+	}
+	if m := keyColon.FindStringSubmatch(line); m != nil {
+		k := normKey(m[1])
+		if k != "" && !notKeys[strings.ToLower(strings.TrimSpace(m[1]))] && len(strings.Fields(k)) <= 5 {
+			return k
+		}
+	}
+	return ""
+}
+
+// setsKey reports whether an older paragraph sets key, by the strict
+// patterns or as "<key> is ...".
+func setsKey(para, key string) bool {
+	if key == "" {
+		return false
+	}
+	if keyOf(para) == key {
+		return true
+	}
+	if m := keyCopula.FindStringSubmatch(firstLine(para)); m != nil {
+		return normKey(m[1]) == key
+	}
+	return false
+}
+
+// replacedWords returns the content words of what a fact says it
+// replaces, or nil.
+func replacedWords(fact string) wordSet {
+	line := squash(fact)
+	if m := markerBefore.FindStringSubmatch(line); m != nil {
+		return contentWords(clause(m[1], true))
+	}
+	if m := markerAfter.FindStringSubmatch(line); m != nil {
+		return contentWords(clause(m[2], false))
+	}
+	return nil
+}
+
+// clause cuts s at the first punctuation that ends a clause (or, with
+// last, keeps what follows the last one).
+func clause(s string, last bool) string {
+	const stops = ".;,!?()"
+	if last {
+		if i := strings.LastIndexAny(s, stops); i >= 0 {
+			return s[i+1:]
+		}
+		return s
+	}
+	if i := strings.IndexAny(s, stops); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// supersedes returns the index of the paragraph of paras that the new
+// fact replaces, or -1. titleKey is the entry's title when its text starts
+// with "now"; topicName is the name of the topic the fact goes into.
+func supersedes(fact string, facts []wordSet, paras []string, titleKey, topicName string) int {
+	newWords := contentWords(fact)
+	if x := replacedWords(fact); len(x) > 0 {
+		best, bestShared := -1, -1
+		for i, pw := range facts {
+			if !containsAll(pw, x) || squash(paras[i]) == squash(fact) {
+				continue
+			}
+			if s := shared(pw, newWords); s > bestShared {
+				best, bestShared = i, s
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	}
+	key := keyOf(fact)
+	if key == "" && titleKey != "" && nowStart.MatchString(fact) {
+		key = normKey(titleKey)
+		if key == normKey(topicName) && len(paras) == 1 && squash(paras[0]) != squash(fact) {
+			return 0
+		}
+	}
+	if key == "" {
+		return -1
+	}
+	for i := len(paras) - 1; i >= 0; i-- {
+		if setsKey(paras[i], key) && squash(paras[i]) != squash(fact) {
+			return i
+		}
+	}
+	return -1
+}
+
+func containsAll(set, sub wordSet) bool {
+	for w := range sub {
+		if !set[w] {
+			return false
+		}
+	}
+	return true
+}
+
+func shared(a, b wordSet) int {
+	n := 0
+	for w := range a {
+		if b[w] {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,350 @@
+package memgit
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Result is what a commit recorded.
+type Result struct {
+	// Hash is the new commit, or the zero hash when the paths were
+	// already as HEAD has them and nothing was committed.
+	Hash plumbing.Hash
+	// Branch is the branch the commit went to, such as "main".
+	Branch string
+	// Paths are the memory paths given, relative to the memory directory.
+	Paths []string
+}
+
+// Committed reports whether a commit was made.
+func (res Result) Committed() bool { return !res.Hash.IsZero() }
+
+// Commit records the given paths (relative to the memory directory) as
+// they are on disk now, a missing file as removed, in one commit on the
+// current branch with message msg. Nothing else is committed: the new
+// tree is HEAD's tree with only those paths changed, and only their index
+// entries are updated, so other staged and unstaged changes stay as they
+// were. Private state is skipped. It refuses (RefusedError) on a detached
+// HEAD, during a merge, rebase, cherry-pick or revert, when a path has
+// conflicts and when git's index.lock is held.
+func (r *Repo) Commit(paths []string, msg string) (Result, error) {
+	res := Result{}
+	want := map[string]bool{}
+	for _, p := range paths {
+		p = path.Clean(filepath.ToSlash(p))
+		if p == "." || p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) || Private(p) {
+			continue
+		}
+		if !want[r.repoPath(p)] {
+			res.Paths = append(res.Paths, p)
+		}
+		want[r.repoPath(p)] = true
+	}
+	if len(want) == 0 {
+		return res, nil
+	}
+	branch, parent, err := r.head()
+	if err != nil {
+		return res, err
+	}
+	res.Branch = branch.Short()
+	if err := r.checkInProgress(); err != nil {
+		return res, err
+	}
+	lk, err := r.lockIndex()
+	if err != nil {
+		return res, err
+	}
+	defer lk.release()
+	idx, err := r.readIndex()
+	if err != nil {
+		return res, err
+	}
+	if c := conflicted(idx, want); len(c) > 0 {
+		return res, &RefusedError{Reason: fmt.Sprintf("%s has conflicts: resolve them with git first", strings.Join(c, ", "))}
+	}
+	files, err := r.stage(want)
+	if err != nil {
+		return res, err
+	}
+	h, err := r.commitTree(branch, parent, files, msg)
+	if err != nil || h.IsZero() {
+		return res, err
+	}
+	res.Hash = h
+	updateIndex(idx, files)
+	return res, lk.commit(idx)
+}
+
+// stage writes a blob for every wanted path that exists and notes the
+// paths that are gone.
+func (r *Repo) stage(want map[string]bool) (map[string]staged, error) {
+	files := make(map[string]staged, len(want))
+	for name := range want {
+		abs := filepath.Join(r.top, filepath.FromSlash(name))
+		fi, err := os.Lstat(abs)
+		if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.IsDir()) {
+			files[name] = staged{}
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("stat %s: %w", name, err)
+		}
+		f, err := r.writeBlob(abs, fi)
+		if err != nil {
+			return nil, err
+		}
+		files[name] = f
+	}
+	return files, nil
+}
+
+// writeBlob stores a file (or a symlink's target) as a blob.
+func (r *Repo) writeBlob(abs string, fi fs.FileInfo) (staged, error) {
+	var data []byte
+	var err error
+	mode := filemode.Regular
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		mode = filemode.Symlink
+		var target string
+		target, err = os.Readlink(abs)
+		data = []byte(target)
+	case fi.Mode().IsRegular():
+		if fi.Mode()&0o111 != 0 {
+			mode = filemode.Executable
+		}
+		data, err = os.ReadFile(abs)
+	default:
+		return staged{}, fmt.Errorf("%s: not a regular file", abs)
+	}
+	if err != nil {
+		return staged{}, fmt.Errorf("read %s: %w", abs, err)
+	}
+	h, err := r.storeObject(plumbing.BlobObject, data)
+	if err != nil {
+		return staged{}, err
+	}
+	return staged{hash: h, mode: mode, info: fi}, nil
+}
+
+// storeObject writes a loose object unless the repository has it.
+func (r *Repo) storeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	h := plumbing.ComputeHash(t, data)
+	if r.g.Storer.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	obj := r.g.Storer.NewEncodedObject()
+	obj.SetType(t)
+	obj.SetSize(int64(len(data)))
+	w, err := obj.Writer()
+	if err != nil {
+		return h, fmt.Errorf("store %s: %w", t, err)
+	}
+	if _, err := w.Write(data); err != nil {
+		return h, fmt.Errorf("store %s: %w", t, err)
+	}
+	if err := w.Close(); err != nil {
+		return h, fmt.Errorf("store %s: %w", t, err)
+	}
+	if _, err := r.g.Storer.SetEncodedObject(obj); err != nil {
+		return h, fmt.Errorf("store %s: %w", t, err)
+	}
+	return h, nil
+}
+
+// head returns the branch HEAD points at and its commit (zero on an
+// unborn branch). A detached HEAD is refused: a commit there would be
+// lost.
+func (r *Repo) head() (plumbing.ReferenceName, plumbing.Hash, error) {
+	ref, err := r.g.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return "", plumbing.ZeroHash, fmt.Errorf("read HEAD: %w", err)
+	}
+	if ref.Type() != plumbing.SymbolicReference {
+		return "", plumbing.ZeroHash, &RefusedError{Reason: "HEAD is detached: check out a branch first (git switch BRANCH)"}
+	}
+	branch := ref.Target()
+	tip, err := r.g.Storer.Reference(branch)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return branch, plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return "", plumbing.ZeroHash, fmt.Errorf("read %s: %w", branch, err)
+	}
+	return branch, tip.Hash(), nil
+}
+
+// checkInProgress refuses while git is in the middle of something that
+// the next commit belongs to.
+func (r *Repo) checkInProgress() error {
+	for _, c := range []struct{ name, what, how string }{
+		{"MERGE_HEAD", "a merge", "git merge --continue or --abort"},
+		{"rebase-merge", "a rebase", "git rebase --continue or --abort"},
+		{"rebase-apply", "a rebase or am", "git rebase --continue or --abort"},
+		{"CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue or --abort"},
+		{"REVERT_HEAD", "a revert", "git revert --continue or --abort"},
+	} {
+		if _, err := os.Lstat(filepath.Join(r.gitDir, c.name)); err == nil {
+			return &RefusedError{Reason: fmt.Sprintf("%s is in progress: finish it first (%s)", c.what, c.how)}
+		}
+	}
+	return nil
+}
+
+// commitTree builds the new tree from the parent's plus files, writes the
+// commit and moves the branch to it. It returns the zero hash when the
+// tree did not change.
+func (r *Repo) commitTree(branch plumbing.ReferenceName, parent plumbing.Hash, files map[string]staged, msg string) (plumbing.Hash, error) {
+	base := plumbing.ZeroHash
+	var parents []plumbing.Hash
+	if !parent.IsZero() {
+		c, err := r.g.CommitObject(parent)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("read HEAD commit: %w", err)
+		}
+		base, parents = c.TreeHash, []plumbing.Hash{parent}
+	}
+	tree, err := r.applyTree(base, files)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if tree.IsZero() {
+		if tree, err = r.storeTree(nil); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	if tree == base {
+		return plumbing.ZeroHash, nil
+	}
+	when := r.now()
+	c := &object.Commit{
+		Author:       r.signature("AUTHOR", when),
+		Committer:    r.signature("COMMITTER", when),
+		Message:      strings.TrimRight(msg, "\n") + "\n",
+		TreeHash:     tree,
+		ParentHashes: parents,
+	}
+	obj := r.g.Storer.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
+	}
+	h, err := r.g.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("store commit: %w", err)
+	}
+	var old *plumbing.Reference
+	if !parent.IsZero() {
+		old = plumbing.NewHashReference(branch, parent)
+	}
+	if err := r.g.Storer.CheckAndSetReference(plumbing.NewHashReference(branch, h), old); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("move %s to the new commit (did it move meanwhile?): %w", branch.Short(), err)
+	}
+	return h, nil
+}
+
+// applyTree returns the tree base with files applied (a staged file with
+// no info removes its path), writing only the trees along changed paths.
+// It returns the zero hash for a tree left empty.
+func (r *Repo) applyTree(base plumbing.Hash, files map[string]staged) (plumbing.Hash, error) {
+	var entries []object.TreeEntry
+	if !base.IsZero() {
+		t, err := object.GetTree(r.g.Storer, base)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("read tree %s: %w", base, err)
+		}
+		entries = append(entries, t.Entries...)
+	}
+	at := make(map[string]int, len(entries))
+	for i, e := range entries {
+		at[e.Name] = i
+	}
+	set := func(name string, e *object.TreeEntry) {
+		i, ok := at[name]
+		switch {
+		case ok && e == nil:
+			entries[i].Name = "" // dropped below
+		case ok:
+			entries[i] = *e
+		case e != nil:
+			at[name] = len(entries)
+			entries = append(entries, *e)
+		}
+	}
+	sub := map[string]map[string]staged{}
+	for p, f := range files {
+		name, rest, nested := strings.Cut(p, "/")
+		if nested {
+			if sub[name] == nil {
+				sub[name] = map[string]staged{}
+			}
+			sub[name][rest] = f
+			continue
+		}
+		if f.info == nil {
+			if i, ok := at[name]; ok && entries[i].Mode != filemode.Dir {
+				set(name, nil)
+			}
+			continue
+		}
+		set(name, &object.TreeEntry{Name: name, Mode: f.mode, Hash: f.hash})
+	}
+	for name, subFiles := range sub {
+		b := plumbing.ZeroHash
+		if i, ok := at[name]; ok && entries[i].Mode == filemode.Dir {
+			b = entries[i].Hash
+		}
+		h, err := r.applyTree(b, subFiles)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if h.IsZero() {
+			if i, ok := at[name]; ok && entries[i].Mode == filemode.Dir {
+				set(name, nil)
+			}
+			continue
+		}
+		set(name, &object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
+	}
+	kept := entries[:0]
+	for _, e := range entries {
+		if e.Name != "" {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == 0 {
+		return plumbing.ZeroHash, nil
+	}
+	return r.storeTree(kept)
+}
+
+// storeTree writes a tree object with its entries in git's order (a
+// directory sorts as if its name ended in "/").
+func (r *Repo) storeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
+	key := func(e object.TreeEntry) string {
+		if e.Mode == filemode.Dir {
+			return e.Name + "/"
+		}
+		return e.Name
+	}
+	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
+	obj := r.g.Storer.NewEncodedObject()
+	if err := (&object.Tree{Entries: entries}).Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encode tree: %w", err)
+	}
+	h, err := r.g.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("store tree: %w", err)
+	}
+	return h, nil
+}
