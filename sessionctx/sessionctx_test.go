@@ -1,0 +1,69 @@
+package sessionctx
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/typesx"
+)
+
+func TestBuildOrderAndTags(t *testing.T) {
+	c := Build(Options{
+		Agent:        "generic",
+		Instructions: []Instruction{{Path: "/p/AGENTS.md", Scope: typesx.ScopeProject, Text: "Use Go.\n"}},
+		Skills:       []Skill{{Name: "deploy", Description: "Ship it", Path: "/p/.claude/skills/deploy/SKILL.md"}},
+		Memory:       &Memory{Dir: "/m", Mode: "live", Index: []byte("- [Testing](feedback_testing.md) — real DB\n")},
+		Notes:        []string{"Billing migration today."},
+	})
+	var kinds []string
+	for _, b := range c.Blocks {
+		kinds = append(kinds, b.Kind)
+	}
+	if got, want := strings.Join(kinds, ","), "instructions,skills,auto-memory,note"; got != want {
+		t.Fatalf("blocks %s, want %s", got, want)
+	}
+	text := c.Text()
+	for _, want := range []string{
+		"<instructions path=\"/p/AGENTS.md\" scope=\"project\">\nUse Go.\n</instructions>",
+		"- deploy: Ship it (/p/.claude/skills/deploy/SKILL.md)",
+		"<auto-memory path=\"/m\" scope=\"auto\">",
+		"- [Testing](feedback_testing.md) — real DB",
+		"<note scope=\"extra\">\nBilling migration today.\n</note>",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestMemoryIsCapped(t *testing.T) {
+	var idx strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&idx, "- [Fact %d](project_fact_%d.md) — number %d\n", i, i, i)
+	}
+	c := Build(Options{Memory: &Memory{Dir: "/m", Mode: "live", Index: []byte(idx.String()), Caps: index.DefaultCaps}})
+	text := c.Text()
+	if strings.Contains(text, "(project_fact_250.md) —") || !strings.Contains(text, "(project_fact_199.md) —") {
+		t.Error("the index in context is not cut at 200 lines")
+	}
+	if len(c.Dropped) != 100 || !strings.Contains(text, "WARNING") {
+		t.Errorf("dropped %d entries, want 100 with a warning", len(c.Dropped))
+	}
+}
+
+func TestGuideFollowsMode(t *testing.T) {
+	live, log := Guide("/m", "live"), Guide("/m", "log")
+	if !strings.Contains(live, "memdir add") || strings.Contains(live, "Do not edit MEMORY.md") {
+		t.Error("live guide should invite direct saves")
+	}
+	if !strings.Contains(log, "Do not edit MEMORY.md") {
+		t.Error("log guide must tell agents to leave MEMORY.md alone")
+	}
+	for _, typ := range typesx.Types {
+		if !strings.Contains(live, string(typ)+": "+typ.Meaning()) {
+			t.Errorf("guide does not explain %s", typ)
+		}
+	}
+}
