@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // pattern is one row of the detection table.
@@ -39,20 +40,23 @@ type window struct{ start, end int }
 // rules out most hits in prose before any regexp runs.
 type gate func(s string, i, j int) bool
 
-// anchors finds the anchors of every pattern in one pass.
-var anchors = newAnchorSet(table)
-
-func init() {
+// detectors compiles the table and the automaton that finds the anchors
+// of every pattern in one pass. It runs on first use, so that commands
+// that never scan do not pay for the regexps at start-up.
+var detectors = sync.OnceValues(func() ([]pattern, *anchorSet) {
+	table := buildTable()
 	for i := range table {
 		if p := &table[i]; p.atWord {
 			p.anchored = regexp.MustCompile(`^(?:` + p.re.String() + `)`)
 		}
 	}
-}
+	return table, newAnchorSet(table)
+})
 
 // windows returns, for each pattern, the merged, sorted line ranges of text
 // that hold one of its anchors and pass its gate.
 func windows(text string) [][]window {
+	table, anchors := detectors()
 	var byPat [][]window
 	anchors.find(text, func(h hit) {
 		p := &table[h.prio]

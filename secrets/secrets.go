@@ -76,6 +76,7 @@ func Scan(text string) []Finding {
 	if len(ms) == 0 {
 		return nil
 	}
+	table, _ := detectors()
 	out := make([]Finding, 0, len(ms))
 	line, lineStart, pos := 1, 0, 0
 	for _, m := range ms {
@@ -101,6 +102,7 @@ func Scan(text string) []Finding {
 // Kinds returns every Kind that Scan can report, in priority order.
 func Kinds() []string {
 	var kinds []string
+	table, _ := detectors()
 	for _, p := range table {
 		if !slices.Contains(kinds, p.kind) {
 			kinds = append(kinds, p.kind)
@@ -112,6 +114,7 @@ func Kinds() []string {
 // scan returns the accepted matches sorted by start offset.
 func scan(text string) []match {
 	var cands []match
+	table, _ := detectors()
 	for prio, ws := range windows(text) {
 		for _, w := range ws {
 			cands = table[prio].appendMatches(cands, text, w, prio)
