@@ -190,10 +190,11 @@ func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, string, err
 	if desc == "" {
 		desc = Describe(req.Text)
 	}
-	probe := req.Name + " " + desc
+	m := newMatcher(req.Name + " " + desc)
 	best, bestScore, how := "", 0.0, ""
-	for _, e := range ix.Entries() {
-		if e.Type() != req.Type || e.File == file {
+	for _, l := range ix.Lines {
+		e := l.Entry
+		if e == nil || e.Type() != req.Type || e.File == file {
 			continue
 		}
 		if strings.EqualFold(e.Title, req.Name) {
@@ -201,7 +202,7 @@ func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, string, err
 			best, how = e.File, "name"
 			break
 		}
-		if s, ok := Similar(probe, e.Title+" "+e.Hook); ok && s > bestScore {
+		if s, ok := m.similar(e.Title, e.Hook); ok && s > bestScore {
 			best, bestScore, how = e.File, s, "similar"
 		}
 	}

@@ -253,8 +253,11 @@ func (d *Dir) readIndex() (*index.Index, []byte, error) {
 
 // IndexBytes returns MEMORY.md as it is on disk; a missing index is empty.
 func (d *Dir) IndexBytes() ([]byte, error) {
-	_, data, err := d.readIndex()
-	return data, err
+	data, err := os.ReadFile(filepath.Join(d.Path, IndexFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read %s: %w", IndexFile, err)
+	}
+	return data, nil
 }
 
 // writeIndex writes MEMORY.md when its content changed.

@@ -72,18 +72,15 @@ func (d *Dir) checkIndex(topics []*Topic) ([]Finding, error) {
 			private[t.File] = true
 		}
 	}
-	var indexable []string
-	for _, f := range files {
-		if !private[f] {
-			indexable = append(indexable, f)
-		}
-	}
 	overflow, err := d.readOverflow()
 	if err != nil {
 		return nil, err
 	}
 	var out []Finding
-	for _, p := range index.Check(data, index.Disk{Topics: indexable, Overflow: overflow}, index.DefaultCaps) {
+	for _, p := range index.Check(data, index.Disk{Topics: files, Overflow: overflow}, index.DefaultCaps) {
+		if p.Kind == index.KindOrphan && private[p.File] {
+			continue // private topics stay out of the index on purpose
+		}
 		file := p.Source
 		if file == "" {
 			file = p.File

@@ -15,6 +15,7 @@ import (
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/secrets"
+	"github.com/memdir/memdir/typesx"
 )
 
 // ReconcileRequest says what a reconciliation looks at.
@@ -259,12 +260,18 @@ func (d *Dir) loadIndexes() (*indexSet, error) {
 		return nil, err
 	}
 	set := &indexSet{files: []*indexFile{{name: IndexFile, ix: ix, old: old}}, where: map[string]*indexFile{}}
-	overflow, err := d.readOverflow()
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range slices.Sorted(maps.Keys(overflow)) {
-		set.files = append(set.files, &indexFile{name: name, ix: index.Parse(overflow[name]), old: overflow[name]})
+	// Look up the few possible overflow names rather than list a
+	// directory of thousands of topics.
+	for _, t := range typesx.Types {
+		name := index.OverflowFile(t)
+		data, err := os.ReadFile(filepath.Join(d.Path, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		set.files = append(set.files, &indexFile{name: name, ix: index.Parse(data), old: data})
 	}
 	for _, f := range set.files {
 		for _, e := range f.ix.Entries() {

@@ -3,6 +3,7 @@ package memdir
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -206,4 +207,32 @@ func reconRead(t *testing.T, d *Dir, file string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// BenchmarkReconcileOneFile is the watcher's work after one topic file
+// changed in a directory of 10,000: re-read it, fix its line, write the
+// index.
+func BenchmarkReconcileOneFile(b *testing.B) {
+	d := Open(b.TempDir(), Live)
+	var index []byte
+	for i := range 10000 {
+		f := "project_topic_" + strconv.Itoa(i) + ".md"
+		if err := os.WriteFile(filepath.Join(d.Path, f), []byte(topicText("Topic "+strconv.Itoa(i), "Hook", "project")), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		index = append(index, "- [Topic "+strconv.Itoa(i)+"]("+f+") — Hook\n"...)
+	}
+	if err := os.WriteFile(filepath.Join(d.Path, IndexFile), index, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	req := ReconcileRequest{Files: []string{"project_topic_5000.md"}, What: "watch"}
+	for i := 0; b.Loop(); i++ {
+		text := topicText("Topic 5000", "Hook "+strconv.Itoa(i), "project")
+		if err := os.WriteFile(filepath.Join(d.Path, "project_topic_5000.md"), []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if res, err := d.ReconcileWith(req); err != nil || len(res.Updated) != 1 {
+			b.Fatalf("reconcile: %v, %+v", err, res)
+		}
+	}
 }

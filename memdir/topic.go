@@ -30,7 +30,8 @@ type Topic struct {
 	Tags        []string
 	Body        string // the markdown after the frontmatter
 
-	fm *yaml.Node // the frontmatter mapping, nil for a new topic
+	fm  *yaml.Node // the frontmatter mapping, nil for a new topic
+	raw string     // frontmatter text read by fastDecode, parsed into fm on Marshal
 }
 
 // ParseError is a malformed topic file: the line (1-based, in the file) and
@@ -96,22 +97,32 @@ func ParseTopic(file string, data []byte) (*Topic, error) {
 		}
 		return nil, err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(yml, &doc); err != nil {
-		return nil, &ParseError{File: file, Line: yamlErrLine(err) + 1, Msg: "frontmatter: " + yamlErrMsg(err)}
+	t := &Topic{File: file, Body: strings.TrimLeft(string(body), "\r\n")}
+	if t.fastDecode(yml) {
+		return t, nil
 	}
-	if len(doc.Content) == 0 {
-		return nil, &ParseError{File: file, Line: 2, Msg: "frontmatter is empty: it needs name, description and type"}
-	}
-	m := doc.Content[0]
-	if m.Kind != yaml.MappingNode {
-		return nil, &ParseError{File: file, Line: m.Line + 1, Msg: "frontmatter is not a mapping of keys to values"}
-	}
-	t := &Topic{File: file, Body: strings.TrimLeft(string(body), "\r\n"), fm: m}
-	if err := t.decode(m); err != nil {
+	if err := t.decodeYAML(yml); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// decodeYAML parses the frontmatter into a yaml.Node, keeps it for
+// Marshal and fills the known fields from it.
+func (t *Topic) decodeYAML(yml []byte) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(yml, &doc); err != nil {
+		return &ParseError{File: t.File, Line: yamlErrLine(err) + 1, Msg: "frontmatter: " + yamlErrMsg(err)}
+	}
+	if len(doc.Content) == 0 {
+		return &ParseError{File: t.File, Line: 2, Msg: "frontmatter is empty: it needs name, description and type"}
+	}
+	m := doc.Content[0]
+	if m.Kind != yaml.MappingNode {
+		return &ParseError{File: t.File, Line: m.Line + 1, Msg: "frontmatter is not a mapping of keys to values"}
+	}
+	t.fm = m
+	return t.decode(m)
 }
 
 // decode fills the known fields from the mapping and checks them.
@@ -234,8 +245,8 @@ func (t *Topic) Expired(now time.Time) bool {
 // Marshal renders the topic file: frontmatter with the known keys updated in
 // place and every other key kept, then a blank line and the body.
 func (t *Topic) Marshal() ([]byte, error) {
-	if t.fm == nil {
-		t.fm = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	if _, err := t.node(); err != nil {
+		return nil, err
 	}
 	t.setStr("name", t.Name)
 	t.setStr("description", t.Description)

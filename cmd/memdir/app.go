@@ -124,7 +124,9 @@ func (a *app) workspace() (*workspace, error) {
 	if to := s.Duration("lock.timeout"); to > 0 {
 		d.LockTimeout = to
 	}
-	return &workspace{repo: repo, loc: loc, settings: s, dir: d, cwd: cwd}, nil
+	ws := &workspace{repo: repo, loc: loc, settings: s, dir: d, cwd: cwd}
+	a.installGitHook(ws)
+	return ws, nil
 }
 
 // project finds the project root and loads the settings cascade for it.

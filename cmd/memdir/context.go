@@ -106,7 +106,7 @@ func runContext(a *app, opts contextOptions) error {
 		build.Instructions, build.Skills = fromDiscovery(res)
 	}
 	if !opts.noMemory && !a.disabled("MEMDIR_DISABLE_AUTO_MEMORY", profile.Name, "CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
-		data, err := ws.dir.IndexBytes()
+		data, err := ws.dir.AgentIndex(index.DefaultCaps)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 
 type initOptions struct {
 	mode string
+	git  bool
 }
 
 func newInitCmd(a *app) *cobra.Command {
@@ -20,16 +21,20 @@ func newInitCmd(a *app) *cobra.Command {
 		Long: `Create the memory directory with an empty MEMORY.md, and record the
 project root it belongs to. Running it again changes nothing. --mode records
 how this directory takes new memories: live (the default) writes topic files
-at once, log appends to a daily log that memdir dream distills.
+at once, log appends to a daily log that memdir dream distills. --git makes
+the memory directory a git repository of its own (not inside a project's
+work tree): every change to memory is then committed.
 
 Examples:
   memdir init
   memdir init --mode log
+  memdir init --git
   memdir --dir .memdir init`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error { return runInit(a, opts) },
 	}
 	cmd.Flags().StringVar(&opts.mode, "mode", "", "live or log (default: the mode setting, else live)")
+	cmd.Flags().BoolVar(&opts.git, "git", false, "make the memory directory its own git repository and commit every change")
 	return cmd
 }
 
@@ -41,6 +46,11 @@ func runInit(a *app, opts initOptions) error {
 	var mode memdir.Mode
 	if opts.mode != "" {
 		if mode, err = memdir.ParseMode(opts.mode); err != nil {
+			return err
+		}
+	}
+	if opts.git {
+		if err := a.gitInitCheck(ws); err != nil {
 			return err
 		}
 	}
@@ -62,5 +72,12 @@ func runInit(a *app, opts initOptions) error {
 		verb = "already initialized"
 	}
 	fmt.Fprintf(a.out, "%s %s (mode %s)\n", verb, ws.loc.Dir, ws.dir.Mode)
+	if opts.git {
+		line, err := a.gitInit(ws)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(a.out, line)
+	}
 	return nil
 }

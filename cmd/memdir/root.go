@@ -72,9 +72,18 @@ Examples:
 		newRmCmd(a),
 		newIndexCmd(a),
 		newLintCmd(a),
+		newLogsCmd(a),
+		newDreamCmd(a),
+		newScheduleCmd(a),
+		newDaemonCmd(a),
 		newConfigCmd(a),
 		newContextCmd(a),
 		newInstructionsCmd(a),
+		newWatchCmd(a),
+		newHistoryCmd(a),
+		newDiffCmd(a),
+		newRestoreCmd(a),
+		newCommitCmd(a),
 	)
 	return root
 }

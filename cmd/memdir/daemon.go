@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/dream"
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/settings"
+)
+
+type daemonOptions struct {
+	schedule string
+	all      bool
+	minHours float64
+	minSet   bool
+	once     bool
+}
+
+func newDaemonCmd(a *app) *cobra.Command {
+	var opts daemonOptions
+	cmd := &cobra.Command{
+		Use:   "daemon",
+		Short: "Dream on a schedule, in the foreground",
+		Long: `Run in the foreground and dream on a cron schedule: --schedule, else the
+dream.schedule setting (default "0 3 * * *"). With --all every memory
+directory under the memdir home (<home>/projects/*/memory) is dreamed, each
+with its own project's settings; else only this project's.
+
+A run skips a directory while another process dreams it, when it was
+dreamed less than --min-hours (or dream.min_hours) ago, and when nothing is
+new since its last dream; a round is skipped while the previous one still
+runs. One line per directory per run goes to stderr. SIGINT or SIGTERM
+stops the daemon after a running dream has finished. --once runs one round
+now and exits (for crontab).
+
+Examples:
+  memdir daemon
+  memdir daemon --all --schedule @hourly --min-hours 20
+  memdir daemon --all --once`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.minSet = cmd.Flags().Changed("min-hours")
+			return runDaemon(a, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.schedule, "schedule", "", `cron spec such as "0 3 * * *" or @daily (default: the dream.schedule setting)`)
+	f.BoolVar(&opts.all, "all", false, "dream every memory directory under the memdir home")
+	f.Float64Var(&opts.minHours, "min-hours", 0, "skip directories dreamed less than N hours ago (default: dream.min_hours)")
+	f.BoolVar(&opts.once, "once", false, "run one round now and exit")
+	return cmd
+}
+
+// service is one long-running part of the daemon. The dream scheduler is
+// one; the file watcher joins it as another.
+type service struct {
+	name string
+	run  func(ctx context.Context) error
+}
+
+func runDaemon(a *app, opts daemonOptions) error {
+	if opts.minHours < 0 {
+		return usagef("--min-hours must be 0 or more")
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	spec := opts.schedule
+	if spec == "" {
+		if spec = ws.settings.Get("dream.schedule"); spec == "" {
+			return usagef("the dream.schedule setting is empty: give --schedule SPEC")
+		}
+	}
+	if _, err := dream.ParseSchedule(spec); err != nil {
+		return &usageError{msg: err.Error()}
+	}
+	var mu sync.Mutex
+	sched := &dream.Scheduler{
+		Spec:    spec,
+		Targets: func() ([]dream.Target, error) { return a.dreamTargets(ws, opts) },
+		Dream:   dreamWith(a),
+		Wall:    time.Now,
+		Log: func(line string) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(a.errw, "%s %s\n", time.Now().Format(time.RFC3339), line)
+		},
+	}
+	if opts.once {
+		sched.Round(context.Background())
+		return nil
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runServices(ctx, []service{{name: "dream", run: sched.Start}})
+}
+
+// dreamWith runs a dream with the app's clock for stamps.
+func dreamWith(a *app) func(context.Context, dream.Options) (*dream.Report, error) {
+	return func(ctx context.Context, o dream.Options) (*dream.Report, error) {
+		o.Now = a.now
+		return dream.Run(ctx, o)
+	}
+}
+
+// runServices runs every service until ctx ends and all have returned;
+// the first error cancels the others.
+func runServices(ctx context.Context, services []service) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make([]error, len(services))
+	for i, s := range services {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := s.run(ctx); err != nil {
+				errs[i] = fmt.Errorf("%s: %w", s.name, err)
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// dreamTargets lists the directories to dream: this project's, or with
+// --all every memory directory under the home, each with its project's
+// settings.
+func (a *app) dreamTargets(ws *workspace, opts daemonOptions) ([]dream.Target, error) {
+	if !opts.all {
+		if !ws.dir.Exists() {
+			return nil, nil
+		}
+		return []dream.Target{a.target(ws.dir, ws.settings, opts)}, nil
+	}
+	home := ws.loc.Home
+	if home == "" {
+		return nil, fmt.Errorf("the memdir home is unknown: set MEMDIR_HOME")
+	}
+	dirs, err := filepath.Glob(filepath.Join(home, "projects", "*", "memory"))
+	if err != nil {
+		return nil, fmt.Errorf("list memory directories: %w", err)
+	}
+	sort.Strings(dirs)
+	var out []dream.Target
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		root := ""
+		if data, err := os.ReadFile(filepath.Join(dir, ".memdir", "root")); err == nil {
+			root = strings.TrimSpace(string(data))
+		}
+		s, err := settings.Load(settings.Options{Root: root, Getenv: a.getenv})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		d := memdir.Open(dir, memdir.Live)
+		if m, err := a.mode(s, dir); err == nil {
+			d.Mode = m
+		}
+		d.Now = a.now
+		if to := s.Duration("lock.timeout"); to > 0 {
+			d.LockTimeout = to
+		}
+		out = append(out, a.target(d, s, opts))
+	}
+	return out, nil
+}
+
+func (a *app) target(d *memdir.Dir, s *settings.Settings, opts daemonOptions) dream.Target {
+	min := s.Float("dream.min_hours")
+	if opts.minSet {
+		min = opts.minHours
+	}
+	return dream.Target{Dir: d, Distiller: s.Get("dream.distiller"), MinHours: min}
+}

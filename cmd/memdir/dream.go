@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/dream"
+)
+
+type dreamOptions struct {
+	dryRun bool
+}
+
+func newDreamCmd(a *app) *cobra.Command {
+	var opts dreamOptions
+	cmd := &cobra.Command{
+		Use:   "dream",
+		Short: "Distill the daily logs into topic files and refit MEMORY.md",
+		Long: `Consolidate memory: distill the log entries not yet distilled into topic
+files (relative dates made absolute, untyped entries typed, duplicates
+dropped, replaced facts removed), move expired project topics to archive/,
+refit MEMORY.md under 70% of its load caps and write a report to
+.memdir/dreams/. Works in both modes; in live mode there are no logs and
+the dream archives and refits.
+
+The dream holds .consolidate-lock (its PID inside): a second dream exits at
+once naming the holder. The dream.distiller setting names an external
+distiller command that answers a JSON request (see the README); its answer
+is validated before anything is written. A dream killed at any point is
+finished by the next one; a dream with nothing new writes nothing.
+
+Examples:
+  memdir dream
+  memdir dream --dry-run
+  memdir dream --json | jq '.created'`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runDream(cmd.Context(), a, opts) },
+	}
+	cmd.Flags().BoolVarP(&opts.dryRun, "dry-run", "n", false, "print the report and a diff of what would change; write nothing")
+	return cmd
+}
+
+func runDream(ctx context.Context, a *app, opts dreamOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	crash, err := crashAfter(a.getenv("MEMDIR_DREAM_CRASH_AFTER"))
+	if err != nil {
+		return err
+	}
+	rep, err := dream.Run(ctx, dream.Options{
+		Dir:        ws.dir,
+		Wall:       time.Now,
+		DryRun:     opts.dryRun,
+		Distiller:  ws.settings.Get("dream.distiller"),
+		Stderr:     a.errw,
+		CrashAfter: crash,
+	})
+	if err != nil {
+		var ae *dream.AnswerError
+		if errors.As(err, &ae) {
+			return fmt.Errorf("dream: %w", err)
+		}
+		return err
+	}
+	if a.json {
+		return a.writeJSON(rep)
+	}
+	fmt.Fprint(a.out, rep.Summary())
+	if opts.dryRun && rep.Diff != "" {
+		fmt.Fprint(a.out, "\n"+rep.Diff)
+	}
+	return nil
+}
+
+// crashAfter reads the crash tests' hook, MEMDIR_DREAM_CRASH_AFTER=N: the
+// dream kills itself after N file operations.
+func crashAfter(v string) (int, error) {
+	if strings.TrimSpace(v) == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return 0, usagef("MEMDIR_DREAM_CRASH_AFTER=%q is not a number of file operations", v)
+	}
+	return n, nil
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/memdir"
+)
+
+type restoreOptions struct {
+	at string
+}
+
+func newRestoreCmd(a *app) *cobra.Command {
+	var opts restoreOptions
+	cmd := &cobra.Command{
+		Use:   "restore NAME|FILE --at REV",
+		Short: "Bring a topic back as it was at a commit",
+		Long: `Bring a topic back as it was at commit REV, a removed topic included,
+and put its line back in MEMORY.md. The restore is a new change: with memory
+in git it is committed ("restore FILE from REV"), and nothing in history is
+rewritten. REV is anything git names a commit by (HEAD~2, a hash from
+memdir history).
+
+Examples:
+  memdir history "Release freeze"
+  memdir restore "Release freeze" --at HEAD~1
+  memdir restore project_release_freeze.md --at 3f2a9c1`,
+		Args: exactArgs(1, "one topic name or file"),
+		RunE: func(_ *cobra.Command, args []string) error { return runRestore(a, opts, args[0]) },
+	}
+	cmd.Flags().StringVar(&opts.at, "at", "", "the commit to take the topic from (required)")
+	return cmd
+}
+
+func runRestore(a *app, opts restoreOptions, ref string) error {
+	if opts.at == "" {
+		return usagef("restore needs --at REV: the commit to take the topic from (see `memdir history NAME`)")
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	r, err := a.openGit(ws)
+	if err != nil {
+		return err
+	}
+	at, err := r.Resolve(opts.at)
+	if err != nil {
+		return usagef("%v: give a commit such as HEAD~1 or a hash from `memdir history`", err)
+	}
+	file, err := topicAt(ws, r, ref, at.Hash)
+	if err != nil {
+		return err
+	}
+	data, err := r.FileAt(at.Hash, file)
+	if err != nil {
+		return usagef("%s did not exist at %s (%s): `memdir history %s` shows when it did", file, at.Short, at.Subject, file)
+	}
+	if hook := ws.dir.OnChange; hook != nil {
+		ws.dir.OnChange = func(c memdir.Change) error {
+			c.Message = fmt.Sprintf("restore %s from %s", file, at.Short)
+			return hook(c)
+		}
+	}
+	_, changed, err := ws.dir.Replace(file, data)
+	if err != nil {
+		return err
+	}
+	if !changed {
+		fmt.Fprintf(a.out, "unchanged %s (already as at %s)\n", file, at.Short)
+		return nil
+	}
+	fmt.Fprintf(a.out, "restored %s as at %s (%s)\n", file, at.Short, at.Subject)
+	return nil
+}
