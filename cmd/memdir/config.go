@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/instructions"
 	"github.com/memdir/memdir/settings"
 )
 
@@ -152,6 +153,11 @@ func runConfigSet(a *app, scope, key, value string) error {
 	if s.Locked(key) {
 		v, _ := s.Lookup(key)
 		return usagef("%s is locked by the managed settings (%s); ask your administrator", key, v.Origin)
+	}
+	if key == "context.agent" {
+		if _, err := instructions.Lookup(value, s.Profiles()); err != nil {
+			return &usageError{msg: err.Error()}
+		}
 	}
 	path := s.File(layer)
 	if path == "" {

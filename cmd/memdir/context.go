@@ -147,7 +147,13 @@ func render(c sessionctx.Context, format string) ([]byte, error) {
 // disabled reports whether an off switch is set: memdir's own variable,
 // or, for the claude profile, Claude Code's variable for the same thing.
 func (a *app) disabled(own, profile, claudeVar string) bool {
-	on := func(v string) bool { return v != "" && v != "0" && !strings.EqualFold(v, "false") }
+	on := func(v string) bool {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "1", "true", "yes", "on":
+			return true
+		}
+		return false
+	}
 	return on(a.getenv(own)) || (profile == "claude" && on(a.getenv(claudeVar)))
 }
 
