@@ -15,18 +15,18 @@ import (
 type typeRule struct {
 	Type typesx.Type `json:"type"`
 	Rule string      `json:"rule"`
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 }
 
 // TypeRules are the built-in distiller's rules for untyped entries, in
 // the order they are tried. The external distiller receives them too.
 var TypeRules = []typeRule{
 	{Type: typesx.User, Rule: `the person speaks about themselves: "I am", "I'm a", "I prefer", "I like", "my role", "my background", "I'm new to", "the user is/prefers"`,
-		re: regexp.MustCompile(`(?i)(^|[^a-z])(i am|i'm|i've been|i prefer|i like|i usually|i work|i use|i know|my role|my background|my team|my preference|the user (is|prefers|likes|wants))\b`)},
+		re: lazyRegexp(`(?i)(^|[^a-z])(i am|i'm|i've been|i prefer|i like|i usually|i work|i use|i know|my role|my background|my team|my preference|the user (is|prefers|likes|wants))\b`)},
 	{Type: typesx.Feedback, Rule: `guidance on how to work: starts with always, never, don't, do not, avoid, prefer, please, stop, make sure, remember to, use; or says should, must, should not`,
-		re: regexp.MustCompile(`(?i)^(\W*)(always|never|don'?t|do not|avoid|prefer|please|stop|make sure|remember to|be sure to|use|keep|run)\b|\b(should|must|shouldn'?t|mustn'?t|ought to)\b`)},
+		re: lazyRegexp(`(?i)^(\W*)(always|never|don'?t|do not|avoid|prefer|please|stop|make sure|remember to|be sure to|use|keep|run)\b|\b(should|must|shouldn'?t|mustn'?t|ought to)\b`)},
 	{Type: typesx.Reference, Rule: `points somewhere outside the code: a URL, or dashboard, runbook, docs, wiki, ticket, channel, board, Grafana, Jira, Confluence, Notion, Slack, "lives in", "found at"`,
-		re: regexp.MustCompile(`(?i)(https?://|\b(dashboards?|runbooks?|docs|documentation|wiki|tickets?|channel|board|grafana|jira|confluence|notion|slack|sentry|datadog|lives in|found at|is at|are at)\b|(^|\s)#[a-z][\w-]+)`)},
+		re: lazyRegexp(`(?i)(https?://|\b(dashboards?|runbooks?|docs|documentation|wiki|tickets?|channel|board|grafana|jira|confluence|notion|slack|sentry|datadog|lives in|found at|is at|are at)\b|(^|\s)#[a-z][\w-]+)`)},
 }
 
 // classify returns the type of an untyped entry and the rule that chose
@@ -40,12 +40,12 @@ func classify(title, text string) (typesx.Type, string) {
 	for _, r := range TypeRules {
 		if r.Type == typesx.Feedback {
 			// The imperative must start the text itself, not the title.
-			if r.re.MatchString(body) {
+			if r.re().MatchString(body) {
 				return r.Type, string(r.Type)
 			}
 			continue
 		}
-		if r.re.MatchString(s) {
+		if r.re().MatchString(s) {
 			return r.Type, string(r.Type)
 		}
 	}
@@ -53,30 +53,48 @@ func classify(title, text string) (typesx.Type, string) {
 }
 
 // filler is what people put in front of a note that says nothing itself.
-var filler = regexp.MustCompile(`(?i)^\s*(remember that|remember:|note that|note:|nb:|fyi:?|til:?|todo:|reminder:|important:)\s*`)
+var filler = lazyRegexp(`(?i)^\s*(remember that|remember:|note that|note:|nb:|fyi:?|til:?|todo:|reminder:|important:)\s*`)
 
-func stripFiller(s string) string { return filler.ReplaceAllString(s, "") }
+func stripFiller(s string) string { return filler().ReplaceAllString(s, "") }
 
 // deriveName makes a topic name for an entry without a title: the first
-// clause of its text without filler, at most six words, capitalised.
+// clause of its text without filler or a URL, at most six words, without
+// trailing small words, capitalised.
 func deriveName(text string) string {
 	s := stripFiller(firstLine(strings.TrimSpace(text)))
-	if i := strings.IndexAny(s, ".;:!?(—"); i > 0 {
-		s = s[:i]
-	}
-	if i := strings.Index(s, " - "); i > 0 {
-		s = s[:i]
+	if m := nameStop().FindStringIndex(s); m != nil && m[0] > 0 {
+		s = s[:m[0]]
 	}
 	words := strings.Fields(s)
 	if len(words) > 6 {
 		words = words[:6]
 	}
+	for len(words) > 1 && stopwords[strings.ToLower(words[len(words)-1])] {
+		words = words[:len(words)-1]
+	}
 	s = strings.Trim(strings.Join(words, " "), " ,-")
 	if s == "" {
 		return "Note"
 	}
+	return capitalize(s)
+}
+
+// nameStop ends the clause a name is taken from.
+var nameStop = lazyRegexp(`[.;!?](\s|$)|[,:]\s|[(—]|\s-\s|\s(https?://|www\.)`)
+
+func capitalize(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// tidyText drops the filler in front of a note ("remember that") and
+// capitalises what is left.
+func tidyText(s string) string {
+	t := stripFiller(s)
+	if t == s || strings.TrimSpace(t) == "" {
+		return s
+	}
+	return capitalize(t)
 }
 
 // cleanName makes any title usable as a topic name: no slashes, no "..",

@@ -1,7 +1,6 @@
 package dream
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -22,12 +21,12 @@ import (
 //     and in a topic that holds a single paragraph replaces it.
 
 var (
-	markerAfter  = regexp.MustCompile(`(?i)\b(instead of|rather than|in place of|no longer|replaces|replaced|supersedes|superseded)\s+(.+)`)
-	markerBefore = regexp.MustCompile(`(?i)^(.+?)\s+(is|are|was|were|has been|have been)\s+(replaced|superseded)\s+by\b`)
-	keyColon     = regexp.MustCompile(`^\s*(?:\*\*)?([A-Za-z][\w .'-]{0,60}?)(?:\*\*)?\s*[:=]\s*(\S.*)$`)
-	keyNow       = regexp.MustCompile(`(?i)^\s*(.{1,60}?)\s+(?:is now|are now|now is|now are|changed to|has changed to|moved to|has moved to|is moving to|switched to|has switched to)\s+(\S.*)$`)
-	keyCopula    = regexp.MustCompile(`(?i)^\s*(.{1,60}?)\s+(?:is|are|was|were|=|:)\s+\S`)
-	nowStart     = regexp.MustCompile(`(?i)^\s*(is\s+)?now\b`)
+	markerAfter  = lazyRegexp(`(?i)\b(instead of|rather than|in place of|no longer|replaces|replaced|supersedes|superseded)\s+(.+)`)
+	markerBefore = lazyRegexp(`(?i)^(.+?)\s+(is|are|was|were|has been|have been)\s+(replaced|superseded)\s+by\b`)
+	keyColon     = lazyRegexp(`^\s*(?:\*\*)?([A-Za-z][\w .'-]{0,60}?)(?:\*\*)?\s*(?::\s|=)\s*(\S.*)$`)
+	keyNow       = lazyRegexp(`(?i)^\s*(.{1,60}?)\s+(?:is now|are now|now is|now are|changed to|has changed to|moved to|has moved to|is moving to|switched to|has switched to)\s+(\S.*)$`)
+	keyCopula    = lazyRegexp(`(?i)^\s*(.{1,60}?)\s+(?:is|are|was|were|=|:)\s+\S`)
+	nowStart     = lazyRegexp(`(?i)^\s*(is\s+)?now\b`)
 )
 
 // notKeys are words before a colon that introduce a note, not a key.
@@ -52,12 +51,12 @@ func normKey(k string) string {
 // keyOf returns the key a fact sets, or "".
 func keyOf(fact string) string {
 	line := firstLine(fact)
-	if m := keyNow.FindStringSubmatch(line); m != nil {
+	if m := keyNow().FindStringSubmatch(line); m != nil {
 		if k := normKey(m[1]); k != "" && len(strings.Fields(k)) <= 6 {
 			return k
 		}
 	}
-	if m := keyColon.FindStringSubmatch(line); m != nil {
+	if m := keyColon().FindStringSubmatch(line); m != nil {
 		k := normKey(m[1])
 		if k != "" && !notKeys[strings.ToLower(strings.TrimSpace(m[1]))] && len(strings.Fields(k)) <= 5 {
 			return k
@@ -75,7 +74,7 @@ func setsKey(para, key string) bool {
 	if keyOf(para) == key {
 		return true
 	}
-	if m := keyCopula.FindStringSubmatch(firstLine(para)); m != nil {
+	if m := keyCopula().FindStringSubmatch(firstLine(para)); m != nil {
 		return normKey(m[1]) == key
 	}
 	return false
@@ -85,10 +84,10 @@ func setsKey(para, key string) bool {
 // replaces, or nil.
 func replacedWords(fact string) wordSet {
 	line := squash(fact)
-	if m := markerBefore.FindStringSubmatch(line); m != nil {
+	if m := markerBefore().FindStringSubmatch(line); m != nil {
 		return contentWords(clause(m[1], true))
 	}
-	if m := markerAfter.FindStringSubmatch(line); m != nil {
+	if m := markerAfter().FindStringSubmatch(line); m != nil {
 		return contentWords(clause(m[2], false))
 	}
 	return nil
@@ -130,7 +129,7 @@ func supersedes(fact string, facts []wordSet, paras []string, titleKey, topicNam
 		}
 	}
 	key := keyOf(fact)
-	if key == "" && titleKey != "" && nowStart.MatchString(fact) {
+	if key == "" && titleKey != "" && nowStart().MatchString(fact) {
 		key = normKey(titleKey)
 		if key == normKey(topicName) && len(paras) == 1 && squash(paras[0]) != squash(fact) {
 			return 0

@@ -1,7 +1,9 @@
 package dream
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -148,4 +150,10 @@ func short(s string, n int) string {
 		return s
 	}
 	return strings.TrimRight(string(r[:n-1]), " ") + "…"
+}
+
+// lazyRegexp compiles a pattern on first use, so that commands that never
+// dream do not pay for compiling the distiller's patterns at start-up.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

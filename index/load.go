@@ -35,6 +35,34 @@ type View struct {
 // default.
 func Load(data []byte, caps Caps) View {
 	caps = caps.orDefault()
+	v, kept := split(data, caps)
+	if !v.Truncated {
+		v.Text = string(kept)
+		return v
+	}
+	// Text is the kept part, a blank line and the warning; the warning of
+	// a 10,000-entry index names every dropped entry, so it is written
+	// once, into Text, and Warning shares its bytes.
+	var b strings.Builder
+	b.Grow(len(kept) + 400 + namesLen(v.Dropped))
+	b.Write(kept)
+	if len(kept) > 0 {
+		b.WriteByte('\n')
+	}
+	start := b.Len()
+	v.writeWarning(&b, caps)
+	end := b.Len()
+	b.WriteByte('\n')
+	v.Text = b.String()
+	v.Warning = v.Text[start:end]
+	return v
+}
+
+// split measures data against caps, sorts its entries into loaded and
+// dropped and returns the kept bytes, leaving Text and Warning to Load:
+// Measure needs only the dropped entries, and the warning of a
+// 10,000-entry index is long.
+func split(data []byte, caps Caps) (View, []byte) {
 	kept := cut(data, caps)
 	v := View{
 		Lines:       countLines(data),
@@ -43,7 +71,12 @@ func Load(data []byte, caps Caps) View {
 		LoadedBytes: len(kept),
 		Truncated:   len(kept) < len(data),
 	}
-	for _, l := range Parse(data).Lines {
+	ix := Parse(data)
+	v.Loaded = make([]Entry, 0, min(len(ix.Lines), v.LoadedLines))
+	if v.Truncated {
+		v.Dropped = make([]Entry, 0, len(ix.Lines)-len(v.Loaded))
+	}
+	for _, l := range ix.Lines {
 		if l.Entry == nil {
 			continue
 		}
@@ -53,15 +86,13 @@ func Load(data []byte, caps Caps) View {
 			v.Dropped = append(v.Dropped, *l.Entry)
 		}
 	}
-	v.Text = string(kept)
-	if v.Truncated {
-		v.Warning = v.warning(caps)
-		if len(kept) > 0 {
-			v.Text += "\n"
-		}
-		v.Text += v.Warning + "\n"
+	if len(v.Loaded) == 0 {
+		v.Loaded = nil // as callers and the JSON output have always seen it
 	}
-	return v
+	if len(v.Dropped) == 0 {
+		v.Dropped = nil
+	}
+	return v, kept
 }
 
 // cut returns the part of data an agent loads. When it cuts, the result is
@@ -95,30 +126,51 @@ func countLines(data []byte) int {
 	return n
 }
 
-func (v View) warning(caps Caps) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "WARNING: MEMORY.md is %s lines and %s bytes; only the first %s lines and %s bytes were loaded (limits: %s lines, %s bytes). ",
+// writeWarning writes the line that follows a cut index: both figures,
+// every entry that was not loaded, and the fix.
+func (v View) writeWarning(b *strings.Builder, caps Caps) {
+	fmt.Fprintf(b, "WARNING: MEMORY.md is %s lines and %s bytes; only the first %s lines and %s bytes were loaded (limits: %s lines, %s bytes). ",
 		comma(v.Lines), comma(v.Bytes), comma(v.LoadedLines), comma(v.LoadedBytes), comma(caps.Lines), comma(caps.Bytes))
 	if len(v.Dropped) == 0 {
 		b.WriteString("Every entry was loaded; only other lines were cut. ")
 	} else {
-		fmt.Fprintf(&b, "Not loaded: %s: %s. ", plural(len(v.Dropped), "entry", "entries"), names(v.Dropped, len(v.Dropped)))
+		b.WriteString("Not loaded: " + plural(len(v.Dropped), "entry", "entries") + ": ")
+		writeNames(b, v.Dropped, len(v.Dropped))
+		b.WriteString(". ")
 	}
 	b.WriteString("Fix: " + FixHint + ".")
-	return b.String()
 }
 
 // names lists up to max entries as "Title (file.md)", then "and N more".
 func names(es []Entry, max int) string {
-	parts := make([]string, 0, min(len(es), max)+1)
+	var b strings.Builder
+	writeNames(&b, es, max)
+	return b.String()
+}
+
+func writeNames(b *strings.Builder, es []Entry, max int) {
 	for i, e := range es {
+		if i > 0 {
+			b.WriteString(", ")
+		}
 		if i == max {
-			parts = append(parts, "and "+comma(len(es)-max)+" more")
+			b.WriteString("and " + comma(len(es)-max) + " more")
 			break
 		}
-		parts = append(parts, e.Title+" ("+e.File+")")
+		b.WriteString(e.Title)
+		b.WriteString(" (")
+		b.WriteString(e.File)
+		b.WriteString(")")
 	}
-	return strings.Join(parts, ", ")
+}
+
+// namesLen is the length of writeNames's text for every entry of es.
+func namesLen(es []Entry) int {
+	n := 0
+	for _, e := range es {
+		n += len(e.Title) + len(e.File) + 5
+	}
+	return n
 }
 
 func plural(n int, one, many string) string {
@@ -159,12 +211,30 @@ type Pressure struct {
 // Measure reports the pressure of index data against caps; a zero limit
 // means the default.
 func Measure(data []byte, caps Caps) Pressure {
+	return measure(data, caps, func() *Index { return Parse(data) })
+}
+
+// MeasureIndex is Measure for data that ix has just rendered (data is
+// ix.Bytes()): it takes the entries that are now invisible from ix rather
+// than parsing data again, which matters to an add into a large index.
+func MeasureIndex(ix *Index, data []byte, caps Caps) Pressure {
+	return measure(data, caps, func() *Index { return ix })
+}
+
+// measure parses data, through parsed, only when it is over a cap.
+func measure(data []byte, caps Caps, parsed func() *Index) Pressure {
 	caps = caps.orDefault()
 	p := Pressure{Lines: countLines(data), Bytes: len(data), Caps: caps}
 	p.OverWarn = float64(p.Lines) > WarnRatio*float64(caps.Lines) || float64(p.Bytes) > WarnRatio*float64(caps.Bytes)
 	p.OverCap = p.Lines > caps.Lines || p.Bytes > caps.Bytes
-	if p.OverCap {
-		p.Invisible = Load(data, caps).Dropped
+	if !p.OverCap {
+		return p
+	}
+	loaded := countLines(cut(data, caps))
+	for _, l := range parsed().Lines {
+		if l.Entry != nil && l.No > loaded {
+			p.Invisible = append(p.Invisible, *l.Entry)
+		}
 	}
 	return p
 }

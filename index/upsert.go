@@ -51,11 +51,6 @@ type placement struct {
 // existing entries. If no entry or heading guides it, the entry goes at
 // fallback, or at the end when fallback is negative.
 func (ix *Index) place(t typesx.Type, typeOf func(Entry) typesx.Type, fallback int) placement {
-	raws := make([]string, len(ix.Lines))
-	for i, l := range ix.Lines {
-		raws[i] = l.Raw
-	}
-	kinds, _, open := classify(raws)
 	last := func(t typesx.Type) int {
 		for i := len(ix.Lines) - 1; i >= 0; i-- {
 			if e := ix.Lines[i].Entry; e != nil && typeOf(*e) == t {
@@ -65,8 +60,14 @@ func (ix *Index) place(t typesx.Type, typeOf func(Entry) typesx.Type, fallback i
 		return -1
 	}
 	if i := last(t); i >= 0 {
+		// The usual case, decided without classifying every line again.
 		return placement{pos: i + 1}
 	}
+	raws := make([]string, len(ix.Lines))
+	for i, l := range ix.Lines {
+		raws[i] = l.Raw
+	}
+	kinds, _, open := classify(raws)
 	for i, k := range kinds {
 		if k == kindHeading && headingNames(raws[i], t) {
 			return underHeading(kinds, i, open)

@@ -139,7 +139,7 @@ func (d *Dir) Add(req AddRequest) (AddResult, error) {
 	if err != nil {
 		return AddResult{}, err
 	}
-	res.Pressure = index.Measure(data, index.DefaultCaps)
+	res.Pressure = index.MeasureIndex(ix, data, index.DefaultCaps)
 	res.Warning = res.Pressure.Message()
 	if res.Action != Unchanged || string(data) != string(old) || over != "" {
 		verb := map[Action]string{Created: "add", Updated: "update", Unchanged: "reindex"}[res.Action]
@@ -194,7 +194,8 @@ func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, string, err
 	best, bestScore, how := "", 0.0, ""
 	for _, l := range ix.Lines {
 		e := l.Entry
-		if e == nil || e.Type() != req.Type || e.File == file {
+		// The type is in every file name that has it: a cheap test first.
+		if e == nil || !strings.Contains(e.File, string(req.Type)) || e.Type() != req.Type || e.File == file {
 			continue
 		}
 		if strings.EqualFold(e.Title, req.Name) {

@@ -39,7 +39,7 @@ func benchSentence(r *rand.Rand, n int) string {
 func benchRequest(i int) AddRequest {
 	r := rand.New(rand.NewPCG(uint64(i), 7))
 	var body []string
-	for size := 0; size < 150+r.IntN(400); {
+	for size := 0; size < 100+r.IntN(350); {
 		s := benchSentence(r, 8+r.IntN(10))
 		body = append(body, s)
 		size += len(s) + 1
@@ -48,7 +48,7 @@ func benchRequest(i int) AddRequest {
 		Type:        typesx.Types[i%len(typesx.Types)],
 		Name:        fmt.Sprintf("%s %d", strings.TrimSuffix(benchSentence(r, 3), "."), i),
 		Text:        strings.Join(body, " "),
-		Description: fmt.Sprintf("%s (%d)", strings.TrimSuffix(benchSentence(r, 7+r.IntN(5)), "."), i),
+		Description: fmt.Sprintf("%s (%d)", strings.TrimSuffix(benchSentence(r, 6+r.IntN(4)), "."), i),
 		Why:         benchSentence(r, 9),
 	}
 }

@@ -10,11 +10,25 @@ import "unicode/utf8"
 type matcher struct {
 	probe string
 	words map[string]bool
+	mask  uint64 // a bit per probe word hash: most other words miss it
 	buf   []byte // the current word, lowercased
 }
 
 func newMatcher(probe string) *matcher {
-	return &matcher{probe: probe, words: words(probe)}
+	m := &matcher{probe: probe, words: words(probe)}
+	for w := range m.words {
+		m.mask |= wordBit(w)
+	}
+	return m
+}
+
+// wordBit is the mask bit of a lowercase word: FNV-1a, folded to 6 bits.
+func wordBit[S string | []byte](w S) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(w); i++ {
+		h = (h ^ uint64(w[i])) * 1099511628211
+	}
+	return 1 << ((h ^ h>>32) & 63)
 }
 
 // similar reports what Similar(m.probe, title+" "+hook) reports; the
@@ -39,7 +53,7 @@ func (m *matcher) couldBeSimilar(parts ...string) bool {
 	hits := 0
 	m.buf = m.buf[:0]
 	flush := func() {
-		if len(m.buf) > 0 && m.words[string(m.buf)] {
+		if len(m.buf) > 0 && m.mask&wordBit(m.buf) != 0 && m.words[string(m.buf)] {
 			hits++
 		}
 		m.buf = m.buf[:0]

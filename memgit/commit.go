@@ -3,11 +3,11 @@ package memgit
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -70,7 +70,7 @@ func (r *Repo) Commit(paths []string, msg string) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if c := conflicted(idx, want); len(c) > 0 {
+	if c := idx.conflicts(want); len(c) > 0 {
 		return res, &RefusedError{Reason: fmt.Sprintf("%s has conflicts: resolve them with git first", strings.Join(c, ", "))}
 	}
 	files, err := r.stage(want)
@@ -82,8 +82,11 @@ func (r *Repo) Commit(paths []string, msg string) (Result, error) {
 		return res, err
 	}
 	res.Hash = h
-	updateIndex(idx, files)
-	return res, lk.commit(idx)
+	data, err := idx.bytes(files)
+	if err != nil {
+		return res, err
+	}
+	return res, lk.commit(data)
 }
 
 // stage writes a blob for every wanted path that exists and notes the
@@ -111,23 +114,7 @@ func (r *Repo) stage(want map[string]bool) (map[string]staged, error) {
 
 // writeBlob stores a file (or a symlink's target) as a blob.
 func (r *Repo) writeBlob(abs string, fi fs.FileInfo) (staged, error) {
-	var data []byte
-	var err error
-	mode := filemode.Regular
-	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		mode = filemode.Symlink
-		var target string
-		target, err = os.Readlink(abs)
-		data = []byte(target)
-	case fi.Mode().IsRegular():
-		if fi.Mode()&0o111 != 0 {
-			mode = filemode.Executable
-		}
-		data, err = os.ReadFile(abs)
-	default:
-		return staged{}, fmt.Errorf("%s: not a regular file", abs)
-	}
+	data, mode, err := readWorkFile(abs, fi)
 	if err != nil {
 		return staged{}, fmt.Errorf("read %s: %w", abs, err)
 	}
@@ -136,31 +123,6 @@ func (r *Repo) writeBlob(abs string, fi fs.FileInfo) (staged, error) {
 		return staged{}, err
 	}
 	return staged{hash: h, mode: mode, info: fi}, nil
-}
-
-// storeObject writes a loose object unless the repository has it.
-func (r *Repo) storeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
-	h := plumbing.ComputeHash(t, data)
-	if r.g.Storer.HasEncodedObject(h) == nil {
-		return h, nil
-	}
-	obj := r.g.Storer.NewEncodedObject()
-	obj.SetType(t)
-	obj.SetSize(int64(len(data)))
-	w, err := obj.Writer()
-	if err != nil {
-		return h, fmt.Errorf("store %s: %w", t, err)
-	}
-	if _, err := w.Write(data); err != nil {
-		return h, fmt.Errorf("store %s: %w", t, err)
-	}
-	if err := w.Close(); err != nil {
-		return h, fmt.Errorf("store %s: %w", t, err)
-	}
-	if _, err := r.g.Storer.SetEncodedObject(obj); err != nil {
-		return h, fmt.Errorf("store %s: %w", t, err)
-	}
-	return h, nil
 }
 
 // head returns the branch HEAD points at and its commit (zero on an
@@ -235,13 +197,15 @@ func (r *Repo) commitTree(branch plumbing.ReferenceName, parent plumbing.Hash, f
 		TreeHash:     tree,
 		ParentHashes: parents,
 	}
-	obj := r.g.Storer.NewEncodedObject()
+	obj := &plumbing.MemoryObject{}
 	if err := c.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
 	}
-	h, err := r.g.Storer.SetEncodedObject(obj)
+	rd, _ := obj.Reader()
+	data, _ := io.ReadAll(rd)
+	h, err := r.storeObject(plumbing.CommitObject, data)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("store commit: %w", err)
+		return plumbing.ZeroHash, err
 	}
 	var old *plumbing.Reference
 	if !parent.IsZero() {
@@ -257,68 +221,65 @@ func (r *Repo) commitTree(branch plumbing.ReferenceName, parent plumbing.Hash, f
 // no info removes its path), writing only the trees along changed paths.
 // It returns the zero hash for a tree left empty.
 func (r *Repo) applyTree(base plumbing.Hash, files map[string]staged) (plumbing.Hash, error) {
-	var entries []object.TreeEntry
+	var entries []treeEntry
 	if !base.IsZero() {
-		t, err := object.GetTree(r.g.Storer, base)
-		if err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("read tree %s: %w", base, err)
+		var err error
+		if entries, err = r.readTree(base); err != nil {
+			return plumbing.ZeroHash, err
 		}
-		entries = append(entries, t.Entries...)
 	}
 	at := make(map[string]int, len(entries))
 	for i, e := range entries {
-		at[e.Name] = i
+		at[e.name] = i
 	}
-	set := func(name string, e *object.TreeEntry) {
-		i, ok := at[name]
+	isDir := func(name string) (plumbing.Hash, bool) {
+		if i, ok := at[name]; ok && entries[i].name != "" && entries[i].mode == filemode.Dir {
+			return entries[i].hash, true
+		}
+		return plumbing.ZeroHash, false
+	}
+	set := func(e treeEntry, drop bool) {
+		i, ok := at[e.name]
 		switch {
-		case ok && e == nil:
-			entries[i].Name = "" // dropped below
+		case ok && drop:
+			entries[i].name = "" // dropped below
 		case ok:
-			entries[i] = *e
-		case e != nil:
-			at[name] = len(entries)
-			entries = append(entries, *e)
+			entries[i] = e
+		case !drop:
+			at[e.name] = len(entries)
+			entries = append(entries, e)
 		}
 	}
 	sub := map[string]map[string]staged{}
 	for p, f := range files {
 		name, rest, nested := strings.Cut(p, "/")
-		if nested {
+		switch {
+		case nested:
 			if sub[name] == nil {
 				sub[name] = map[string]staged{}
 			}
 			sub[name][rest] = f
-			continue
-		}
-		if f.info == nil {
-			if i, ok := at[name]; ok && entries[i].Mode != filemode.Dir {
-				set(name, nil)
+		case f.info != nil:
+			set(treeEntry{name: name, mode: f.mode, hash: f.hash}, false)
+		default:
+			if _, dir := isDir(name); !dir {
+				set(treeEntry{name: name}, true)
 			}
-			continue
 		}
-		set(name, &object.TreeEntry{Name: name, Mode: f.mode, Hash: f.hash})
 	}
 	for name, subFiles := range sub {
-		b := plumbing.ZeroHash
-		if i, ok := at[name]; ok && entries[i].Mode == filemode.Dir {
-			b = entries[i].Hash
-		}
+		b, dir := isDir(name)
 		h, err := r.applyTree(b, subFiles)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		if h.IsZero() {
-			if i, ok := at[name]; ok && entries[i].Mode == filemode.Dir {
-				set(name, nil)
-			}
-			continue
+		if !h.IsZero() || dir {
+			set(treeEntry{name: name, mode: filemode.Dir, hash: h}, h.IsZero())
 		}
-		set(name, &object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
 	}
 	kept := entries[:0]
 	for _, e := range entries {
-		if e.Name != "" {
+		if e.name != "" {
 			kept = append(kept, e)
 		}
 	}
@@ -326,25 +287,4 @@ func (r *Repo) applyTree(base plumbing.Hash, files map[string]staged) (plumbing.
 		return plumbing.ZeroHash, nil
 	}
 	return r.storeTree(kept)
-}
-
-// storeTree writes a tree object with its entries in git's order (a
-// directory sorts as if its name ended in "/").
-func (r *Repo) storeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
-	key := func(e object.TreeEntry) string {
-		if e.Mode == filemode.Dir {
-			return e.Name + "/"
-		}
-		return e.Name
-	}
-	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
-	obj := r.g.Storer.NewEncodedObject()
-	if err := (&object.Tree{Entries: entries}).Encode(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("encode tree: %w", err)
-	}
-	h, err := r.g.Storer.SetEncodedObject(obj)
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("store tree: %w", err)
-	}
-	return h, nil
 }

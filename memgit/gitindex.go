@@ -1,7 +1,7 @@
 package memgit
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,18 +35,14 @@ func (r *Repo) lockIndex() (*indexLock, error) {
 	return &indexLock{f: f, path: p}, nil
 }
 
-// commit writes idx into the lock file and renames it over the index.
-func (l *indexLock) commit(idx *index.Index) error {
-	w := bufio.NewWriter(l.f)
-	if err := index.NewEncoder(w).Encode(idx); err != nil {
-		return fmt.Errorf("encode the git index: %w", err)
-	}
-	if err := w.Flush(); err != nil {
+// commit writes the new index into the lock file and renames it over
+// the index.
+func (l *indexLock) commit(data []byte) error {
+	if _, err := l.f.Write(data); err != nil {
 		return fmt.Errorf("write the git index: %w", err)
 	}
-	if err := l.f.Sync(); err != nil {
-		return fmt.Errorf("write the git index: %w", err)
-	}
+	// No fsync, as git does by default: the index is a cache of the
+	// commit just made and the work tree, and git rebuilds a lost one.
 	if err := l.f.Close(); err != nil {
 		return fmt.Errorf("write the git index: %w", err)
 	}
@@ -70,41 +66,30 @@ func (l *indexLock) release() {
 // readIndex reads this work tree's index; a missing one is empty. An
 // index memgit cannot write back faithfully (a split or sparse index, an
 // unknown required extension) is refused rather than rewritten.
-func (r *Repo) readIndex() (*index.Index, error) {
-	f, err := os.Open(filepath.Join(r.gitDir, "index"))
+func (r *Repo) readIndex() (*gitIndex, error) {
+	data, err := os.ReadFile(filepath.Join(r.gitDir, "index"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return &index.Index{Version: 2}, nil
+		return &gitIndex{version: 2}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read the git index: %w", err)
 	}
-	defer f.Close()
-	idx := &index.Index{}
-	if err := index.NewDecoder(bufio.NewReader(f)).Decode(idx); err != nil {
-		if errors.Is(err, index.ErrUnknownExtension) {
-			return nil, &RefusedError{Reason: "the git index uses an extension memdir cannot keep (split or sparse index); commit with git instead"}
+	version, entries, err := parseIndex(data)
+	if errors.Is(err, errIndexV4) {
+		idx := &index.Index{}
+		if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
+			if errors.Is(err, index.ErrUnknownExtension) {
+				return nil, &RefusedError{Reason: "the git index uses an extension memdir cannot keep (split or sparse index); commit with git instead"}
+			}
+			return nil, fmt.Errorf("read the git index: %w", err)
 		}
-		return nil, fmt.Errorf("read the git index: %w", err)
+		idx.Cache = nil // stale once entries change; git rebuilds it
+		return &gitIndex{version: 4, v4: idx}, nil
 	}
-	// The optional caches (cache tree, untracked cache, fsmonitor) are not
-	// written back; git rebuilds them. A stale cache tree would be wrong.
-	idx.Cache = nil
-	return idx, nil
-}
-
-// conflicted lists the paths among want that have unmerged entries
-// (stage 1 to 3; go-git's index.Merged constant is 1, not 0, so it is not
-// used here).
-func conflicted(idx *index.Index, want map[string]bool) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, e := range idx.Entries {
-		if e.Stage != 0 && want[e.Name] && !seen[e.Name] {
-			seen[e.Name] = true
-			out = append(out, e.Name)
-		}
+	if err != nil {
+		return nil, err
 	}
-	return out
+	return &gitIndex{version: version, entries: entries}, nil
 }
 
 // staged is a file as recorded: its blob, mode and what lstat said.

@@ -168,7 +168,7 @@ func Init(memDir string, opts Options) (*Repo, bool, error) {
 		}
 		created = true
 	}
-	if err := EnsureIgnore(memDir); err != nil {
+	if _, err := EnsureIgnore(memDir); err != nil {
 		return nil, false, err
 	}
 	r, err := Open(memDir, opts)
@@ -178,15 +178,15 @@ func Init(memDir string, opts Options) (*Repo, bool, error) {
 // EnsureIgnore writes memgit's .gitignore into the memory directory when
 // it has none, and reports whether it wrote one. An existing file is the
 // person's and is left alone.
-func EnsureIgnore(memDir string) error {
+func EnsureIgnore(memDir string) (bool, error) {
 	p := filepath.Join(memDir, IgnoreFile)
 	if _, err := os.Lstat(p); err == nil {
-		return nil
+		return false, nil
 	}
 	if err := os.WriteFile(p, []byte(Ignore), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
+		return false, fmt.Errorf("write %s: %w", p, err)
 	}
-	return nil
+	return true, nil
 }
 
 // Own reports whether the repository is the memory directory's own.

@@ -50,7 +50,7 @@ func runSchedule(a *app, spec string) error {
 			return usagef("the dream.schedule setting is empty: no dream is scheduled; give a SPEC to try one")
 		}
 	}
-	now := a.now()
+	now := a.now().In(time.Local)
 	runs, err := dream.NextRuns(spec, now, 5)
 	var se *dream.ScheduleError
 	if errors.As(err, &se) {

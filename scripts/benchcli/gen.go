@@ -35,12 +35,12 @@ func sentence(r *rand.Rand, n int) string {
 }
 
 // topic is generated topic i: a numbered name (numbers keep topics apart
-// in the similarity check), a hook of 7 to 11 words and a body that makes
+// in the similarity check), a hook of 6 to 9 words and a body that makes
 // a file of about 350 to 800 bytes.
 func topic(i int, now time.Time) *memdir.Topic {
 	r := rand.New(rand.NewPCG(uint64(i), 7))
 	var body []string
-	for size := 0; size < 150+r.IntN(400); {
+	for size := 0; size < 100+r.IntN(350); {
 		s := sentence(r, 8+r.IntN(10))
 		body = append(body, s)
 		size += len(s) + 1
@@ -48,7 +48,7 @@ func topic(i int, now time.Time) *memdir.Topic {
 	t := &memdir.Topic{
 		Type:        typesx.Types[i%len(typesx.Types)],
 		Name:        fmt.Sprintf("%s %d", strings.TrimSuffix(sentence(r, 3), "."), i),
-		Description: fmt.Sprintf("%s (%d)", strings.TrimSuffix(sentence(r, 7+r.IntN(5)), "."), i),
+		Description: fmt.Sprintf("%s (%d)", strings.TrimSuffix(sentence(r, 6+r.IntN(4)), "."), i),
 		Created:     now.Add(time.Duration(i-100000) * time.Minute),
 		Body:        strings.Join(body, " ") + "\n\n**Why:** " + sentence(r, 9),
 	}

@@ -1,0 +1,52 @@
+package dream
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memdir/memdir/memdir"
+)
+
+// FuzzAnswer feeds arbitrary answers to the validator: it never panics,
+// and an accepted answer only writes plain topic file names, within the
+// caps, without secrets.
+func FuzzAnswer(f *testing.F) {
+	for _, s := range []string{
+		`{"topics":[{"name":"Launch","description":"d","type":"project","body":"b"}]}`,
+		`{"topics":[{"file":"../x.md","name":"X","description":"d","type":"user","body":"b"}]}`,
+		`{"topics":[],"archive":["project_launch.md"]}`,
+		`{"topics":[{"file":"project_launch.md","name":"L","description":"d\n","type":"project","body":"b"}]}`,
+	} {
+		f.Add(s)
+	}
+	launch := "---\nname: Launch\ndescription: When\ntype: project\n---\n\nSoon.\n"
+	f.Fuzz(func(t *testing.T, s string) {
+		var ans Answer
+		if json.Unmarshal([]byte(s), &ans) != nil {
+			return
+		}
+		tp, err := memdir.ParseTopic("project_launch.md", []byte(launch))
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap := &snapshot{topics: []*memdir.Topic{tp}, raw: map[string][]byte{"project_launch.md": []byte(launch)}}
+		p := &planner{s: snap, now: testNow, rep: newReport("", time.Time{}, &Options{}), archive: map[string]bool{}}
+		works, err := validateAnswer(&ans, snap, p)
+		if err != nil {
+			return
+		}
+		for _, w := range works {
+			if strings.ContainsAny(w.t.File, `/\`) || !fileRe().MatchString(w.t.File) {
+				t.Fatalf("accepted file name %q", w.t.File)
+			}
+			if len(w.t.Body) > memdir.MaxBodyBytes {
+				t.Fatalf("accepted a %d-byte body", len(w.t.Body))
+			}
+			if _, err := w.t.Marshal(); err != nil {
+				t.Fatalf("accepted a topic that does not render: %v", err)
+			}
+		}
+	})
+}

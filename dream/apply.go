@@ -1,0 +1,171 @@
+package dream
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/memdir/memdir/atomicfile"
+)
+
+// applier makes a journal's changes, counting file operations for the
+// crash hook.
+type applier struct {
+	dir        string
+	crashAfter int64 // kill this process after so many operations; 0 never
+	ops        atomic.Int64
+}
+
+// step counts one file operation and, when the crash hook says so, dies
+// the way a power cut or kill -9 would: no deferred cleanup runs.
+func (a *applier) step() {
+	if n := a.ops.Add(1); a.crashAfter > 0 && n >= a.crashAfter {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // the signal is on its way
+	}
+}
+
+func (a *applier) abs(rel string) string { return filepath.Join(a.dir, filepath.FromSlash(rel)) }
+
+// write replaces a file unless it already holds data.
+func (a *applier) write(op fileOp) error {
+	path := a.abs(op.Path)
+	if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, []byte(op.Data)) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("dream: %w", err)
+	}
+	if err := atomicfile.WriteFile(path, []byte(op.Data), 0o644); err != nil {
+		return fmt.Errorf("dream: %w", err)
+	}
+	a.step()
+	return nil
+}
+
+// move renames a file unless its source is already gone.
+func (a *applier) move(op moveOp) error {
+	from, to := a.abs(op.From), a.abs(op.To)
+	if _, err := os.Lstat(from); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return fmt.Errorf("dream: %w", err)
+	}
+	if err := os.Rename(from, to); err != nil {
+		return fmt.Errorf("dream: archive %s: %w", op.From, err)
+	}
+	for _, d := range []string{filepath.Dir(to), filepath.Dir(from)} {
+		if err := atomicfile.SyncDir(d); err != nil {
+			return fmt.Errorf("dream: %w", err)
+		}
+	}
+	a.step()
+	return nil
+}
+
+// remove deletes a file unless it is already gone.
+func (a *applier) remove(rel string) error {
+	err := os.Remove(a.abs(rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("dream: %w", err)
+	}
+	if err := atomicfile.SyncDir(filepath.Dir(a.abs(rel))); err != nil {
+		return fmt.Errorf("dream: %w", err)
+	}
+	a.step()
+	return nil
+}
+
+// apply makes every change of j, in order: topics, archive moves,
+// removals, then the index, the report and the state. It then removes the
+// journal.
+func (a *applier) apply(j *journal) error {
+	if err := a.writeAll(j.Writes); err != nil {
+		return err
+	}
+	for _, op := range j.Moves {
+		if err := a.move(op); err != nil {
+			return err
+		}
+	}
+	for _, rel := range j.Removes {
+		if err := a.remove(rel); err != nil {
+			return err
+		}
+	}
+	for _, op := range j.Last {
+		if err := a.write(op); err != nil {
+			return err
+		}
+	}
+	return a.remove(journalPath)
+}
+
+// writers is how many topic files are written at once: their fsyncs
+// overlap, which matters with hundreds of topics.
+const writers = 8
+
+// writeAll makes the topic writes, several at a time; their order does
+// not matter, since nothing reads them before the index and the state,
+// which come after.
+func (a *applier) writeAll(ops []fileOp) error {
+	work := make(chan fileOp)
+	errs := make(chan error, writers)
+	var wg sync.WaitGroup
+	for range min(writers, len(ops)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for op := range work {
+				if err := a.write(op); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	var err error
+feed:
+	for _, op := range ops {
+		select {
+		case work <- op:
+		case err = <-errs:
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	if err != nil {
+		return err
+	}
+	return <-errs // nil when the channel is empty
+}
+
+// cleanTemps removes the temp files a killed writer left behind (they are
+// dotfiles nobody reads). The caller holds the sidecar lock, so no live
+// writer of these directories is mid-write.
+func cleanTemps(dir string) {
+	for _, sub := range []string{".", "archive", stateDir, reportsDir} {
+		ents, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), atomicfile.TempPrefix) {
+				_ = os.Remove(filepath.Join(dir, sub, e.Name()))
+			}
+		}
+	}
+}

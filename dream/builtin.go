@@ -1,0 +1,252 @@
+package dream
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/reldate"
+	"github.com/memdir/memdir/secrets"
+	"github.com/memdir/memdir/typesx"
+)
+
+// work is one topic as the built-in distiller changes it.
+type work struct {
+	t       *memdir.Topic
+	words   wordSet // content words of name and description, for matching
+	paras   []string
+	facts   []wordSet
+	changed bool
+	created bool
+	expired bool
+	stamp   bool // set created and modified to now when the bytes change
+}
+
+func newWork(t *memdir.Topic, now time.Time) *work {
+	w := &work{t: t, words: contentWords(t.Name + " " + t.Description), expired: t.Type == typesx.Project && t.Expired(now)}
+	w.paras = paragraphs(t.Body)
+	for _, p := range w.paras {
+		w.facts = append(w.facts, contentWords(p))
+	}
+	return w
+}
+
+// builtin is the deterministic distiller.
+type builtin struct {
+	now      time.Time
+	works    []*work
+	byName   map[string]*work
+	postings map[typesx.Type]map[string][]*work
+	files    map[string]bool
+	rep      *Report
+}
+
+func nameKey(t typesx.Type, name string) string { return string(t) + "\x00" + strings.ToLower(name) }
+
+func newBuiltin(s *snapshot, now time.Time, rep *Report) *builtin {
+	b := &builtin{now: now, byName: map[string]*work{}, postings: map[typesx.Type]map[string][]*work{}, files: map[string]bool{}, rep: rep}
+	for _, f := range s.broken {
+		b.files[f] = true
+	}
+	for _, t := range s.topics {
+		b.track(newWork(t, now))
+	}
+	return b
+}
+
+// track adds a topic to the lookups (expired topics take no new facts).
+func (b *builtin) track(w *work) {
+	b.works = append(b.works, w)
+	b.files[w.t.File] = true
+	if w.expired {
+		return
+	}
+	b.byName[nameKey(w.t.Type, w.t.Name)] = w
+	if b.postings[w.t.Type] == nil {
+		b.postings[w.t.Type] = map[string][]*work{}
+	}
+	for word := range w.words {
+		b.postings[w.t.Type][word] = append(b.postings[w.t.Type][word], w)
+	}
+}
+
+// target finds the topic an entry belongs to: the same type and name, or
+// the most similar name and description of the same type.
+func (b *builtin) target(typ typesx.Type, name, desc string) *work {
+	if w := b.byName[nameKey(typ, name)]; w != nil {
+		return w
+	}
+	probe := contentWords(name + " " + desc)
+	counts := map[*work]int{}
+	for word := range probe {
+		for _, w := range b.postings[typ][word] {
+			counts[w]++
+		}
+	}
+	var best *work
+	bestScore := 0.0
+	for w, n := range counts {
+		score := float64(n) / float64(len(probe)+len(w.words)-n)
+		if score < topicThreshold || !sameNumbers(probe, w.words) {
+			continue
+		}
+		if score > bestScore || score == bestScore && w.t.File < best.t.File {
+			best, bestScore = w, score
+		}
+	}
+	return best
+}
+
+// add distills one entry.
+func (b *builtin) add(e Entry) {
+	ref := entryRef(e)
+	if found := secrets.Scan(e.Title + "\n" + e.Text); len(found) > 0 {
+		b.rep.Skipped = append(b.rep.Skipped, Skipped{Entry: ref, Reason: "looks like a " + found[0].Kind + " (" + found[0].Redacted + "); secrets never go into memory"})
+		return
+	}
+	at := entryTime(e, b.now.Location())
+	title := b.rewrite(ref, e.Title, at)
+	text := tidyText(strings.TrimSpace(b.rewrite(ref, e.Text, at)))
+	if text == "" {
+		text = title
+	}
+	typ := e.Type
+	if typ == "" {
+		var rule string
+		typ, rule = classify(title, text)
+		b.rep.Typed = append(b.rep.Typed, Typed{Entry: ref, Type: string(typ), Rule: rule})
+	}
+	name := cleanName(title)
+	if title == "" {
+		name = deriveName(text)
+	}
+	w := b.target(typ, name, memdir.Describe(text))
+	if w == nil || len(w.t.Body)+len(text) > memdir.MaxBodyBytes-2 {
+		b.create(typ, name, text, at)
+		return
+	}
+	b.merge(w, ref, title, text, at)
+}
+
+// rewrite makes the relative dates in s absolute against the entry's day.
+func (b *builtin) rewrite(ref, s string, at time.Time) string {
+	out, changes := reldate.Rewrite(s, at)
+	for _, c := range changes {
+		b.rep.Dates = append(b.rep.Dates, DateChange{Entry: ref, From: c.From, To: c.To})
+	}
+	return out
+}
+
+// create starts a new topic for an entry.
+func (b *builtin) create(typ typesx.Type, name, text string, at time.Time) {
+	if w := b.byName[nameKey(typ, name)]; w != nil {
+		name = continuedName(name)
+	}
+	t := &memdir.Topic{Name: name, Description: memdir.Describe(text), Type: typ, Created: at, Modified: at, Body: text}
+	if t.Description == "" {
+		t.Description = name
+	}
+	t.File = b.freeName(typ, name)
+	w := newWork(t, b.now)
+	w.changed, w.created, w.expired = true, true, false
+	b.track(w)
+}
+
+// continuedName names the topic that takes over from a full one.
+func continuedName(name string) string {
+	const mark = " (continued)"
+	if strings.HasSuffix(name, mark) {
+		return name + " 2"
+	}
+	return name + mark
+}
+
+func (b *builtin) freeName(typ typesx.Type, name string) string {
+	base := strings.TrimSuffix(memdir.FileName(typ, name), ".md")
+	file := base + ".md"
+	for n := 2; b.files[file]; n++ {
+		file = base + "_" + itoa(n) + ".md"
+	}
+	return file
+}
+
+// merge folds an entry into a topic: a fact it replaces goes, an exact or
+// near duplicate is dropped, anything else is appended.
+func (b *builtin) merge(w *work, ref, title, text string, at time.Time) {
+	titleKey := ""
+	if title != "" {
+		titleKey = title
+	}
+	newWords := contentWords(text)
+	if i := supersedes(text, w.facts, w.paras, titleKey, w.t.Name); i >= 0 {
+		old := w.paras[i]
+		b.rep.Replaced = append(b.rep.Replaced, Replacement{Topic: w.t.File, Old: short(old, 120), New: short(text, 120), Entry: ref})
+		if w.t.Description == memdir.Describe(old) {
+			w.t.Description = memdir.Describe(text)
+		}
+		w.paras = slices.Delete(w.paras, i, i+1)
+		w.facts = slices.Delete(w.facts, i, i+1)
+		b.appendFact(w, text, newWords, at)
+		return
+	}
+	if strings.Contains(squash(w.t.Body), squash(text)) {
+		b.rep.Duplicates = append(b.rep.Duplicates, Duplicate{Entry: ref, Topic: w.t.File, Kind: "exact", Text: short(text, 120)})
+		return
+	}
+	for _, f := range w.facts {
+		if nearDuplicate(f, newWords) {
+			b.rep.Duplicates = append(b.rep.Duplicates, Duplicate{Entry: ref, Topic: w.t.File, Kind: "near", Text: short(text, 120)})
+			return
+		}
+	}
+	b.appendFact(w, text, newWords, at)
+}
+
+func (b *builtin) appendFact(w *work, text string, words wordSet, at time.Time) {
+	w.paras = append(w.paras, text)
+	w.facts = append(w.facts, words)
+	w.t.Body = strings.Join(w.paras, "\n\n")
+	if at.After(w.t.Modified) {
+		w.t.Modified = at
+	}
+	w.changed = true
+}
+
+// result returns the topics after distilling: every topic, and which of
+// them changed.
+func (b *builtin) result() []*work { return b.works }
+
+// entryTime is when an entry was written: its day and time in loc, or the
+// start of its day when it has no time.
+func entryTime(e Entry, loc *time.Location) time.Time {
+	tm := e.Time
+	switch len(tm) {
+	case 0:
+		tm = "00:00:00"
+	case 5:
+		tm += ":00"
+	}
+	t, err := time.ParseInLocation("2006-01-02 15:04:05", e.Date+" "+tm, loc)
+	if err != nil {
+		d, derr := time.ParseInLocation("2006-01-02", e.Date, loc)
+		if derr != nil {
+			return time.Time{}
+		}
+		return d
+	}
+	return t
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	for ; n > 0; n /= 10 {
+		i--
+		buf[i] = byte('0' + n%10)
+	}
+	return string(buf[i:])
+}

@@ -1,0 +1,232 @@
+// Package dream is memdir's distiller: it turns the daily-log entries not
+// yet distilled, and the current topic files, into consolidated topic
+// files and a MEMORY.md fitted under its load caps, writes a report, and
+// schedules itself with cron.
+//
+// # One run
+//
+// Run takes the consolidation lock (.consolidate-lock: the dreaming
+// process's PID inside, its mtime the time of the last dream; a lock whose
+// holder is dead or that is older than an hour is taken over) and the
+// store's sidecar lock, replays the journal a killed dream may have left,
+// then gathers the topics, the index and the pending log entries, and
+// hands them to a distiller: the built-in one (deterministic rules, see
+// builtin.go, classify.go and supersede.go) or an external command that
+// speaks the JSON protocol of external.go, whose answer is validated
+// before anything is written. Expired project topics move to archive/;
+// MEMORY.md is refitted under 70% of both caps; a report goes to
+// .memdir/dreams/<time>.md.
+//
+// # Exactly once, whatever kills it
+//
+// Log entries are identified by (log file, content hash, occurrence of
+// that hash in the file), and .memdir/dream/state.json records, per log
+// file, how many occurrences of each hash were distilled. A log appended
+// to since the last dream has new entries past the recorded counts; an
+// edited entry has a new hash and is distilled as a new fact.
+//
+// Every change a dream makes is first written, with its final bytes, to a
+// journal (.memdir/dream/journal.json), atomically, before the first file
+// is touched. The journal holds the topic writes, the archive moves, the
+// index and overflow files, the report and the new state, in that order;
+// the state comes last, so it records the entries only after the files
+// that hold them. Then the changes are applied and the journal removed.
+// Each step is idempotent (a write is skipped when the file already holds
+// its bytes, a move when its source is gone, a removal when the file is
+// gone), so a dream killed at any point is finished by the next one,
+// which replays the journal before it looks at anything else:
+//
+//   - killed before the journal exists: nothing changed; the next dream
+//     starts over from the same logs and state;
+//   - killed while applying it: the next dream replays it, so every
+//     entry lands once, and the state it records matches the files.
+//
+// Every file is written through atomicfile (temp file, fsync, rename,
+// fsync of the directory), so no file is ever torn; temp files a killed
+// writer left are removed. A second dream with nothing new writes no file.
+package dream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/memdir/memdir/memdir"
+)
+
+// Options configure one dream.
+type Options struct {
+	Dir *memdir.Dir
+	// Now stamps topics and reports; Dir.Now, else time.Now, when nil.
+	Now func() time.Time
+	// Wall is the real clock, for the consolidation lock's mtime and age
+	// (other tools read it); time.Now when nil.
+	Wall func() time.Time
+	// DryRun computes the report and a diff and writes nothing.
+	DryRun bool
+	// Distiller is an external distiller's command line; "" is the
+	// built-in distiller.
+	Distiller string
+	// DistillerTimeout bounds the external distiller; 10 minutes when 0.
+	DistillerTimeout time.Duration
+	// Stderr receives the external distiller's standard error.
+	Stderr io.Writer
+	// CrashAfter, when positive, makes the process kill itself with
+	// SIGKILL after that many file operations: the crash tests' hook.
+	CrashAfter int
+}
+
+func (o *Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	if o.Dir.Now != nil {
+		return o.Dir.Now()
+	}
+	return time.Now()
+}
+
+func (o *Options) wall() time.Time {
+	if o.Wall != nil {
+		return o.Wall()
+	}
+	return time.Now()
+}
+
+// Run dreams once. It returns a *HeldError (matching ErrHeld) at once when
+// another process is dreaming the directory, and an *AnswerError when an
+// external distiller's answer is refused; in both cases nothing changed.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	d := opts.Dir
+	if !d.Exists() {
+		return nil, &memdir.InputError{Msg: fmt.Sprintf("no memory yet at %s: `memdir init` creates it", d.Path)}
+	}
+	if !opts.DryRun {
+		if err := checkHeld(d.Path, opts.wall()); err != nil {
+			return nil, err // fail fast, before waiting for the sidecar lock
+		}
+	}
+	lk, err := d.Lock("dream")
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = lk.Release() }()
+	if opts.DryRun {
+		return run(ctx, &opts, nil)
+	}
+	cl, err := acquireConsolidate(d.Path, opts.wall())
+	if err != nil {
+		return nil, err
+	}
+	rep, err := run(ctx, &opts, &lk)
+	if rerr := cl.release(err == nil, opts.wall()); err == nil && rerr != nil {
+		err = rerr
+	}
+	return rep, err
+}
+
+// run is one dream under the locks. lk is the held sidecar lock, released
+// while an external distiller works; nil for a dry run.
+func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) {
+	d := opts.Dir
+	app := &applier{dir: d.Path, crashAfter: int64(opts.CrashAfter)}
+	if !opts.DryRun {
+		cleanTemps(d.Path)
+		j, err := readJournal(d.Path)
+		if err != nil {
+			return nil, err
+		}
+		if j != nil {
+			if err := app.apply(j); err != nil {
+				return nil, fmt.Errorf("finish the dream a crash interrupted: %w", err)
+			}
+			if err := d.Changed(memdir.Change{Paths: j.Paths, Message: j.Message + " (finished after a crash)"}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	s, err := gather(d)
+	if err != nil {
+		return nil, err
+	}
+	now := opts.now()
+	rep := newReport(d.Path, now, opts)
+	rep.EntriesRead = len(s.entries)
+	rep.Problems = append(rep.Problems, s.problems...)
+	p := &planner{d: d, s: s, now: now, rep: rep, archive: map[string]bool{}}
+	if opts.Distiller == "" || len(s.entries) == 0 {
+		// With no entries there is nothing to ask an external distiller:
+		// the run only archives and refits.
+		b := newBuiltin(s, now, rep)
+		for _, e := range s.entries {
+			b.add(e)
+		}
+		err = p.plan(b.result(), s.entries)
+	} else {
+		err = distillExternal(ctx, opts, s, p, lk)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if opts.DryRun {
+		rep.File = ""
+		rep.Diff = dryDiff(d.Path, p.j)
+		return rep, nil
+	}
+	if len(p.j.Writes)+len(p.j.Moves)+len(p.j.Removes)+len(p.j.Last) == 0 {
+		return rep, nil
+	}
+	if err := writeJournal(d.Path, p.j); err != nil {
+		return nil, err
+	}
+	app.step()
+	if err := app.apply(p.j); err != nil {
+		return nil, err
+	}
+	return rep, d.Changed(memdir.Change{Paths: p.j.Paths, Message: p.j.Message})
+}
+
+func newReport(dir string, now time.Time, opts *Options) *Report {
+	name := "built-in"
+	if opts.Distiller != "" {
+		name = opts.Distiller
+	}
+	return &Report{
+		Time: now, Dir: dir, Distiller: name, DryRun: opts.DryRun,
+		Created: []string{}, Updated: []string{}, Archived: []string{},
+		Duplicates: []Duplicate{}, Replaced: []Replacement{}, Dates: []DateChange{},
+		Typed: []Typed{}, Skipped: []Skipped{}, NotIndexed: []string{}, Changed: []string{},
+	}
+}
+
+// dryDiff renders what the journal would change as a unified diff; state
+// files are left out.
+func dryDiff(dir string, j *journal) string {
+	var out []byte
+	read := func(rel string) []byte {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return data
+	}
+	for _, op := range append(append([]fileOp(nil), j.Writes...), j.Last...) {
+		if op.Path == statePath || filepath.Dir(op.Path) == reportsDir {
+			continue
+		}
+		out = append(out, diff.Diff("a/"+op.Path, read(op.Path), "b/"+op.Path, []byte(op.Data))...)
+	}
+	for _, m := range j.Moves {
+		out = append(out, fmt.Sprintf("rename %s => %s\n", m.From, m.To)...)
+	}
+	for _, r := range j.Removes {
+		out = append(out, diff.Diff("a/"+r, read(r), "/dev/null", nil)...)
+	}
+	return string(out)
+}

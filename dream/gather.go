@@ -1,0 +1,115 @@
+package dream
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/memdir/memdir/dailylog"
+	"github.com/memdir/memdir/memdir"
+)
+
+// Entry is a log entry waiting to be distilled. ID names it uniquely:
+// log file, content hash and occurrence of that hash in the file.
+type Entry struct {
+	dailylog.Entry
+	ID string `json:"id"`
+}
+
+// snapshot is what a dream starts from, read under the sidecar lock.
+type snapshot struct {
+	topics   []*memdir.Topic
+	raw      map[string][]byte // topic file -> bytes as read
+	broken   []string          // topic files that do not parse: left alone
+	index    []byte
+	overflow map[string][]byte // overflow index file -> bytes
+	entries  []Entry           // not yet distilled
+	state    *State
+	problems []string
+}
+
+// gather reads the topics, the index, the logs and the state.
+func gather(d *memdir.Dir) (*snapshot, error) {
+	s := &snapshot{raw: map[string][]byte{}, overflow: map[string][]byte{}}
+	files, err := d.TopicFiles()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(d.Path, f))
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f, err)
+		}
+		t, err := memdir.ParseTopic(f, data)
+		if err != nil {
+			s.broken = append(s.broken, f)
+			s.problems = append(s.problems, err.Error()+" (left alone)")
+			continue
+		}
+		s.raw[f] = data
+		s.topics = append(s.topics, t)
+	}
+	if s.index, err = d.IndexBytes(); err != nil {
+		return nil, err
+	}
+	if err := s.readOverflow(d.Path); err != nil {
+		return nil, err
+	}
+	if s.state, err = loadState(d.Path); err != nil {
+		return nil, err
+	}
+	all, problems, err := dailylog.Read(d.Path, "", "")
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range problems {
+		if p.Message != "stray text kept as an untyped entry" {
+			s.problems = append(s.problems, p.String())
+		}
+	}
+	s.entries = s.state.pending(all)
+	return s, nil
+}
+
+func (s *snapshot) readOverflow(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", dir, err)
+	}
+	for _, e := range ents {
+		if _, ok := isOverflow(e.Name()); !ok {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("read %s: %w", e.Name(), err)
+		}
+		s.overflow[e.Name()] = data
+	}
+	return nil
+}
+
+// fingerprint sums what the distiller saw of the topics and the index, to
+// notice a change made while an external distiller ran without the lock.
+func (s *snapshot) fingerprint() string {
+	h := sha256.New()
+	names := make([]string, 0, len(s.raw))
+	for f := range s.raw {
+		names = append(names, f)
+	}
+	names = append(names, s.broken...)
+	sort.Strings(names)
+	for _, f := range names {
+		h.Write([]byte(f))
+		h.Write([]byte{0})
+		h.Write(s.raw[f])
+		h.Write([]byte{0})
+	}
+	h.Write(s.index)
+	return hex.EncodeToString(h.Sum(nil))
+}

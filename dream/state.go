@@ -1,0 +1,173 @@
+package dream
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/dailylog"
+	"github.com/memdir/memdir/memdir"
+)
+
+// Paths of dream's state inside the memory directory.
+const (
+	stateDir    = memdir.StateDir + "/dream"
+	statePath   = stateDir + "/state.json"
+	journalPath = stateDir + "/journal.json"
+	reportsDir  = memdir.StateDir + "/dreams"
+)
+
+// State records which log entries were distilled: for every log file,
+// how many occurrences of each entry hash. An entry is identified by
+// (file, hash, occurrence), so a log that was appended to or edited since
+// the last dream is handled: appended entries and edited ones (whose hash
+// changed) are new, the rest are not.
+type State struct {
+	Version int                       `json:"version"`
+	Logs    map[string]map[string]int `json:"logs"`
+}
+
+func newState() *State { return &State{Version: 1, Logs: map[string]map[string]int{}} }
+
+// loadState reads the state; a missing file is an empty state.
+func loadState(dir string) (*State, error) {
+	data, err := os.ReadFile(filepath.Join(dir, statePath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return newState(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read dream state: %w", err)
+	}
+	s := newState()
+	if err := json.Unmarshal(data, s); err != nil {
+		return nil, fmt.Errorf("%s: %w; delete it to distill every log again", statePath, err)
+	}
+	if s.Logs == nil {
+		s.Logs = map[string]map[string]int{}
+	}
+	return s, nil
+}
+
+// pending returns the entries not yet distilled, in log order.
+func (s *State) pending(entries []dailylog.Entry) []Entry {
+	var out []Entry
+	seen := map[string]map[string]int{}
+	for _, e := range entries {
+		if seen[e.File] == nil {
+			seen[e.File] = map[string]int{}
+		}
+		n := seen[e.File][e.Hash]
+		seen[e.File][e.Hash] = n + 1
+		if n >= s.Logs[e.File][e.Hash] {
+			out = append(out, Entry{Entry: e, ID: fmt.Sprintf("%s#%s#%d", e.File, e.Hash, n)})
+		}
+	}
+	return out
+}
+
+// with returns a copy of s that also records entries as distilled.
+func (s *State) with(entries []Entry) *State {
+	out := newState()
+	for f, m := range s.Logs {
+		out.Logs[f] = make(map[string]int, len(m))
+		for h, n := range m {
+			out.Logs[f][h] = n
+		}
+	}
+	for _, e := range entries {
+		if out.Logs[e.File] == nil {
+			out.Logs[e.File] = map[string]int{}
+		}
+		out.Logs[e.File][e.Hash]++
+	}
+	return out
+}
+
+func (s *State) bytes() ([]byte, error) {
+	data, err := json.MarshalIndent(s, "", " ")
+	if err != nil {
+		return nil, fmt.Errorf("encode dream state: %w", err)
+	}
+	return append(data, '\n'), nil
+}
+
+// journal is the intent record of one dream: every file operation it is
+// about to make, with the final bytes. It is written atomically before
+// the first change, replayed by the next dream if this one dies, and
+// removed after the last change. Replaying it is idempotent: each write
+// is skipped when the file already holds its bytes, each move when its
+// source is gone, each removal when the file is gone.
+type journal struct {
+	Version int      `json:"version"`
+	Message string   `json:"message"`
+	Writes  []fileOp `json:"writes,omitempty"`
+	Moves   []moveOp `json:"moves,omitempty"`
+	Removes []string `json:"removes,omitempty"`
+	Last    []fileOp `json:"last,omitempty"` // index, report and state, after the topics
+	Paths   []string `json:"paths"`          // what the change touched, for the OnChange hook
+}
+
+type fileOp struct {
+	Path string `json:"path"`
+	Data string `json:"data"`
+}
+
+type moveOp struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// readJournal returns the journal a killed dream left, or nil.
+func readJournal(dir string) (*journal, error) {
+	data, err := os.ReadFile(filepath.Join(dir, journalPath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read dream journal: %w", err)
+	}
+	var j journal
+	if err := json.Unmarshal(data, &j); err != nil {
+		// The journal is written atomically, so a bad one was edited by
+		// hand; nothing in it can be trusted.
+		return nil, fmt.Errorf("%s is damaged (%v): remove it and run dream again", journalPath, err)
+	}
+	return &j, nil
+}
+
+// writeJournal records the intent before the first change.
+func writeJournal(dir string, j *journal) error {
+	if err := os.MkdirAll(filepath.Join(dir, stateDir), 0o755); err != nil {
+		return fmt.Errorf("write dream journal: %w", err)
+	}
+	data, err := json.Marshal(j)
+	if err != nil {
+		return fmt.Errorf("encode dream journal: %w", err)
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, journalPath), data, 0o644)
+}
+
+// Distilled reports, for entries as dailylog.Read returns them (whole
+// files, in order), whether a dream of the memory directory dir has
+// distilled each one.
+func Distilled(dir string, entries []dailylog.Entry) ([]bool, error) {
+	s, err := loadState(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(entries))
+	seen := map[string]map[string]int{}
+	for i, e := range entries {
+		if seen[e.File] == nil {
+			seen[e.File] = map[string]int{}
+		}
+		n := seen[e.File][e.Hash]
+		seen[e.File][e.Hash] = n + 1
+		out[i] = n < s.Logs[e.File][e.Hash]
+	}
+	return out, nil
+}
