@@ -34,8 +34,9 @@ func benchSentence(r *rand.Rand, n int) string {
 }
 
 // benchRequest is the add of topic i: a numbered name (numbers keep
-// topics apart in the similarity check) and a body of about 300 to 800
-// bytes.
+// topics apart in the similarity check), a hook of 6 to 9 words and a
+// body that makes a topic file of about 350 to 800 bytes, as
+// scripts/benchcli generates them.
 func benchRequest(i int) AddRequest {
 	r := rand.New(rand.NewPCG(uint64(i), 7))
 	var body []string

@@ -207,48 +207,72 @@ func (r *Repo) commitTree(branch plumbing.ReferenceName, parent plumbing.Hash, f
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	var old *plumbing.Reference
-	if !parent.IsZero() {
-		old = plumbing.NewHashReference(branch, parent)
-	}
-	if err := r.g.Storer.CheckAndSetReference(plumbing.NewHashReference(branch, h), old); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("move %s to the new commit (did it move meanwhile?): %w", branch.Short(), err)
+	if err := r.updateRef(branch, parent, h); err != nil {
+		return plumbing.ZeroHash, err
 	}
 	return h, nil
+}
+
+// updateRef moves a branch from old (zero: unborn) to new the way git
+// does: under refs/heads/NAME.lock, taken with O_EXCL, checked, written,
+// synced and renamed over the ref. A branch that moved meanwhile is
+// refused.
+func (r *Repo) updateRef(branch plumbing.ReferenceName, old, new plumbing.Hash) error {
+	path := filepath.Join(r.commonDir(), filepath.FromSlash(branch.String()))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("update %s: %w", branch.Short(), err)
+	}
+	f, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return &RefusedError{Reason: fmt.Sprintf("%s.lock exists: another git process seems to be updating %s; if none is, remove the file and try again", path, branch.Short())}
+	}
+	if err != nil {
+		return fmt.Errorf("update %s: %w", branch.Short(), err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	cur := plumbing.ZeroHash
+	if ref, err := r.g.Storer.Reference(branch); err == nil {
+		cur = ref.Hash()
+	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return fmt.Errorf("read %s: %w", branch, err)
+	}
+	if cur != old {
+		return &RefusedError{Reason: fmt.Sprintf("%s moved while memdir was committing; try again", branch.Short())}
+	}
+	if _, err := f.WriteString(new.String() + "\n"); err != nil {
+		return fmt.Errorf("update %s: %w", branch.Short(), err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("update %s: %w", branch.Short(), err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("update %s: %w", branch.Short(), err)
+	}
+	done = true
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("update %s: %w", branch.Short(), err)
+	}
+	return nil
 }
 
 // applyTree returns the tree base with files applied (a staged file with
 // no info removes its path), writing only the trees along changed paths.
 // It returns the zero hash for a tree left empty.
 func (r *Repo) applyTree(base plumbing.Hash, files map[string]staged) (plumbing.Hash, error) {
-	var entries []treeEntry
+	var t treeEdit
 	if !base.IsZero() {
-		var err error
-		if entries, err = r.readTree(base); err != nil {
+		entries, err := r.readTree(base)
+		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-	}
-	at := make(map[string]int, len(entries))
-	for i, e := range entries {
-		at[e.name] = i
-	}
-	isDir := func(name string) (plumbing.Hash, bool) {
-		if i, ok := at[name]; ok && entries[i].name != "" && entries[i].mode == filemode.Dir {
-			return entries[i].hash, true
-		}
-		return plumbing.ZeroHash, false
-	}
-	set := func(e treeEntry, drop bool) {
-		i, ok := at[e.name]
-		switch {
-		case ok && drop:
-			entries[i].name = "" // dropped below
-		case ok:
-			entries[i] = e
-		case !drop:
-			at[e.name] = len(entries)
-			entries = append(entries, e)
-		}
+		t.load(entries)
 	}
 	sub := map[string]map[string]staged{}
 	for p, f := range files {
@@ -260,25 +284,27 @@ func (r *Repo) applyTree(base plumbing.Hash, files map[string]staged) (plumbing.
 			}
 			sub[name][rest] = f
 		case f.info != nil:
-			set(treeEntry{name: name, mode: f.mode, hash: f.hash}, false)
+			t.set(treeEntry{name: name, mode: f.mode, hash: f.hash})
 		default:
-			if _, dir := isDir(name); !dir {
-				set(treeEntry{name: name}, true)
+			if _, dir := t.dir(name); !dir {
+				t.drop(name)
 			}
 		}
 	}
 	for name, subFiles := range sub {
-		b, dir := isDir(name)
+		b, dir := t.dir(name)
 		h, err := r.applyTree(b, subFiles)
-		if err != nil {
+		switch {
+		case err != nil:
 			return plumbing.ZeroHash, err
-		}
-		if !h.IsZero() || dir {
-			set(treeEntry{name: name, mode: filemode.Dir, hash: h}, h.IsZero())
+		case !h.IsZero():
+			t.set(treeEntry{name: name, mode: filemode.Dir, hash: h})
+		case dir:
+			t.drop(name)
 		}
 	}
-	kept := entries[:0]
-	for _, e := range entries {
+	kept := t.entries[:0]
+	for _, e := range t.entries {
 		if e.name != "" {
 			kept = append(kept, e)
 		}
@@ -287,4 +313,45 @@ func (r *Repo) applyTree(base plumbing.Hash, files map[string]staged) (plumbing.
 		return plumbing.ZeroHash, nil
 	}
 	return r.storeTree(kept)
+}
+
+// treeEdit is a tree's entries being changed; a dropped entry keeps its
+// slot with an empty name until the tree is written.
+type treeEdit struct {
+	entries []treeEntry
+	at      map[string]int
+}
+
+func (t *treeEdit) load(entries []treeEntry) {
+	t.entries = entries
+	t.at = make(map[string]int, len(entries))
+	for i, e := range entries {
+		t.at[e.name] = i
+	}
+}
+
+// dir returns the hash of the subtree called name, if there is one.
+func (t *treeEdit) dir(name string) (plumbing.Hash, bool) {
+	if i, ok := t.at[name]; ok && t.entries[i].name != "" && t.entries[i].mode == filemode.Dir {
+		return t.entries[i].hash, true
+	}
+	return plumbing.ZeroHash, false
+}
+
+func (t *treeEdit) set(e treeEntry) {
+	if i, ok := t.at[e.name]; ok {
+		t.entries[i] = e
+		return
+	}
+	if t.at == nil {
+		t.at = map[string]int{}
+	}
+	t.at[e.name] = len(t.entries)
+	t.entries = append(t.entries, e)
+}
+
+func (t *treeEdit) drop(name string) {
+	if i, ok := t.at[name]; ok {
+		t.entries[i].name = ""
+	}
 }

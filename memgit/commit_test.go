@@ -187,6 +187,9 @@ func TestProjectRefusals(t *testing.T) {
 		}, "rebase is in progress"},
 		{"index.lock", func(t *testing.T, top string) { write(t, filepath.Join(top, ".git", "index.lock"), "") }, "index.lock exists"},
 		{"conflict", conflictOnMemory, "has conflicts"},
+		{"ref lock", func(t *testing.T, top string) {
+			write(t, filepath.Join(top, ".git", "refs", "heads", "main.lock"), "")
+		}, "main.lock exists"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, top := newProject(t)
@@ -200,6 +203,9 @@ func TestProjectRefusals(t *testing.T) {
 			}
 			if got := runGit(t, top, "rev-parse", "HEAD"); got != head {
 				t.Errorf("HEAD moved from %s to %s", head, got)
+			}
+			if _, err := os.Stat(filepath.Join(top, ".git", "index.lock")); err == nil && tc.name != "index.lock" {
+				t.Error("index.lock left behind")
 			}
 		})
 	}

@@ -28,19 +28,21 @@ import (
 // zlib("<type> <size>\x00<content>") at objects/xx/yyyy..., and a tree is
 // a run of "<octal mode> <name>\x00<20-byte hash>".
 
-// objectsDir is where loose objects go: the common git dir's objects
-// directory (shared by linked worktrees).
-func (r *Repo) objectsDir() string {
-	common := r.gitDir
+// commonDir is the git dir shared by every worktree (objects, refs): the
+// work tree's own git dir, or where its commondir file points.
+func (r *Repo) commonDir() string {
 	if data, err := os.ReadFile(filepath.Join(r.gitDir, "commondir")); err == nil {
 		c := strings.TrimSpace(string(data))
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(r.gitDir, c)
 		}
-		common = filepath.Clean(c)
+		return filepath.Clean(c)
 	}
-	return filepath.Join(common, "objects")
+	return r.gitDir
 }
+
+// objectsDir is where loose objects go.
+func (r *Repo) objectsDir() string { return filepath.Join(r.commonDir(), "objects") }
 
 // storeObject writes a loose object unless it exists, and returns its
 // hash.
