@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/settings"
+	"github.com/memdir/memdir/watch"
 )
 
 type daemonOptions struct {
@@ -26,6 +28,7 @@ type daemonOptions struct {
 	minHours float64
 	minSet   bool
 	once     bool
+	noWatch  bool
 }
 
 func newDaemonCmd(a *app) *cobra.Command {
@@ -45,6 +48,10 @@ runs. One line per directory per run goes to stderr. SIGINT or SIGTERM
 stops the daemon after a running dream has finished. --once runs one round
 now and exits (for crontab).
 
+Without --all, the daemon also runs the file watcher on this project's
+memory directory (as memdir watch does), so MEMORY.md stays true between
+dreams; --no-watch turns that off.
+
 Examples:
   memdir daemon
   memdir daemon --all --schedule @hourly --min-hours 20
@@ -60,6 +67,7 @@ Examples:
 	f.BoolVar(&opts.all, "all", false, "dream every memory directory under the memdir home")
 	f.Float64Var(&opts.minHours, "min-hours", 0, "skip directories dreamed less than N hours ago (default: dream.min_hours)")
 	f.BoolVar(&opts.once, "once", false, "run one round now and exit")
+	f.BoolVar(&opts.noWatch, "no-watch", false, "do not run the file watcher beside the schedule")
 	return cmd
 }
 
@@ -88,6 +96,7 @@ func runDaemon(a *app, opts daemonOptions) error {
 		return &usageError{msg: err.Error()}
 	}
 	var mu sync.Mutex
+	logw := &lockedWriter{mu: &mu, w: a.errw}
 	sched := &dream.Scheduler{
 		Spec:    spec,
 		Targets: func() ([]dream.Target, error) { return a.dreamTargets(ws, opts) },
@@ -105,7 +114,25 @@ func runDaemon(a *app, opts daemonOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return runServices(ctx, []service{{name: "dream", run: sched.Start}})
+	services := []service{{name: "dream", run: sched.Start}}
+	if !opts.all && !opts.noWatch && ws.dir.Exists() {
+		services = append(services, service{name: "watch", run: func(ctx context.Context) error {
+			return watch.Run(ctx, watch.Options{Dir: ws.dir, Log: logw, Now: a.now})
+		}})
+	}
+	return runServices(ctx, services)
+}
+
+// lockedWriter serialises the log lines of the daemon's services.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // dreamWith runs a dream with the app's clock for stamps.
