@@ -191,20 +191,14 @@ func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, string, err
 		desc = Describe(req.Text)
 	}
 	m := newMatcher(req.Name + " " + desc)
-	best, bestScore, how := "", 0.0, ""
-	for _, l := range ix.Lines {
-		e := l.Entry
-		// The type is in every file name that has it: a cheap test first.
-		if e == nil || !strings.Contains(e.File, string(req.Type)) || e.Type() != req.Type || e.File == file {
-			continue
-		}
-		if strings.EqualFold(e.Title, req.Name) {
-			// A topic whose file name does not follow from its name.
-			best, how = e.File, "name"
-			break
-		}
-		if s, ok := m.similar(e.Title, e.Hook); ok && s > bestScore {
-			best, bestScore, how = e.File, s, "similar"
+	best, how, score := bestMatch(m, ix.Lines, req, file)
+	if how != "name" {
+		// Topics that `index --fit` moved to the type's overflow index
+		// are memories too.
+		if data, err := os.ReadFile(filepath.Join(d.Path, index.OverflowFile(req.Type))); err == nil {
+			if f, h, sc := bestMatch(m, index.Parse(data).Lines, req, file); h == "name" || sc > score {
+				best, how = f, h
+			}
 		}
 	}
 	if best == "" {
@@ -215,6 +209,26 @@ func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, string, err
 		return nil, "", nil // a dangling or broken entry is lint's business
 	}
 	return t, how, nil
+}
+
+// bestMatch finds, among index lines, the topic of req's type that has
+// req's name, else the most similar one.
+func bestMatch(m *matcher, lines []index.Line, req AddRequest, skip string) (file, how string, score float64) {
+	for _, l := range lines {
+		e := l.Entry
+		// The type is in every file name that has it: a cheap test first.
+		if e == nil || !strings.Contains(e.File, string(req.Type)) || e.Type() != req.Type || e.File == skip {
+			continue
+		}
+		if strings.EqualFold(e.Title, req.Name) {
+			// A topic whose file name does not follow from its name.
+			return e.File, "name", 1
+		}
+		if s, ok := m.similar(e.Title, e.Hook); ok && s > score {
+			file, how, score = e.File, "similar", s
+		}
+	}
+	return file, how, score
 }
 
 // freeName picks the file name for a new topic, numbering it when the

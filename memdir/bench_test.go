@@ -107,6 +107,23 @@ func BenchmarkAdd(b *testing.B) {
 	}
 }
 
+// BenchmarkAddFitted10000 is BenchmarkAdd at 10,000 topics after `index
+// --fit` moved what does not fit into overflow indexes: how a large
+// memory is meant to be kept, and MEMORY.md is small again.
+func BenchmarkAddFitted10000(b *testing.B) {
+	d := benchDir(b, 10000)
+	if _, err := d.Fit(); err != nil {
+		b.Fatal(err)
+	}
+	i := 10000
+	for b.Loop() {
+		if res, err := d.Add(benchRequest(i)); err != nil || res.Action != Created {
+			b.Fatalf("add %d: %v %v, want a new topic", i, res, err)
+		}
+		i++
+	}
+}
+
 // BenchmarkList10000 reads and parses every topic of a 10,000-topic
 // directory, as `memdir list` does.
 func BenchmarkList10000(b *testing.B) {
