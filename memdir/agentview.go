@@ -1,12 +1,12 @@
 package memdir
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/memdir/memdir/index"
 )
@@ -14,8 +14,9 @@ import (
 // AgentIndex returns MEMORY.md as an agent may see it: lines that point
 // at private topics are left out, even when a person wrote them there by
 // hand. Only the entries that can still fall inside the load caps are
-// checked, so the cost stays that of reading about 200 file headers
-// however large the index grows.
+// checked, and only their frontmatter is read, a few files at a time, so
+// the cost stays that of reading about 200 file headers however large the
+// index grows.
 func (d *Dir) AgentIndex(caps index.Caps) ([]byte, error) {
 	ix, data, err := d.readIndex()
 	if err != nil || len(data) == 0 {
@@ -24,30 +25,65 @@ func (d *Dir) AgentIndex(caps index.Caps) ([]byte, error) {
 	if caps.Lines <= 0 {
 		caps = index.DefaultCaps
 	}
-	kept, checked, dropped := 0, 0, false
+	// Every entry line that can be loaded, plus one more for each private
+	// one dropped before it, is checked; gather a generous first batch.
+	var files []string
+	for _, l := range ix.Lines {
+		if l.Entry != nil {
+			files = append(files, l.Entry.File)
+			if len(files) == caps.Lines*2 {
+				break
+			}
+		}
+	}
+	private := d.privateAmong(files)
+	if len(private) == 0 {
+		return data, nil
+	}
 	var out bytes.Buffer
 	for _, l := range ix.Lines {
-		if l.Entry != nil && checked < caps.Lines && d.isPrivate(l.Entry.File) {
-			dropped = true
+		if l.Entry != nil && private[l.Entry.File] {
 			continue
 		}
-		if l.Entry != nil {
-			checked++
-		}
-		kept++
 		out.WriteString(l.Raw)
 		out.WriteByte('\n')
-	}
-	if !dropped {
-		return data, nil
 	}
 	return out.Bytes(), nil
 }
 
-// isPrivate reads just the frontmatter of a topic file and reports whether
-// it says private: true. A file that cannot be read is not private: the
-// index line stays, and lint reports it as dangling.
-func (d *Dir) isPrivate(file string) bool {
+// privateAmong reads the frontmatter of files in parallel and returns the
+// private ones.
+func (d *Dir) privateAmong(files []string) map[string]bool {
+	const workers = 4
+	found := make([]bool, len(files))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			buf := make([]byte, 4096)
+			for i := w; i < len(files); i += workers {
+				found[i] = d.isPrivate(files[i], buf)
+			}
+		}(w)
+	}
+	wg.Wait()
+	var private map[string]bool
+	for i, p := range found {
+		if p {
+			if private == nil {
+				private = map[string]bool{}
+			}
+			private[files[i]] = true
+		}
+	}
+	return private
+}
+
+// isPrivate reads the start of a topic file into buf and reports whether
+// its frontmatter says private: true. A file that cannot be read is not
+// private: the index line stays, and lint reports it as dangling.
+func (d *Dir) isPrivate(file string, buf []byte) bool {
 	if strings.ContainsAny(file, `/\`) {
 		return false
 	}
@@ -55,11 +91,15 @@ func (d *Dir) isPrivate(file string) bool {
 	if err != nil {
 		return false
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, 16<<10))
-	for n := 0; sc.Scan(); n++ {
-		line := strings.TrimRight(sc.Text(), " \t\r")
-		if n == 0 {
+	n, _ := io.ReadFull(f, buf)
+	f.Close()
+	head := buf[:n]
+	if !bytes.Contains(head, []byte("private")) {
+		return false
+	}
+	for i, line := range strings.Split(string(head), "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if i == 0 {
 			if strings.TrimPrefix(line, "\ufeff") != "---" {
 				return false
 			}
