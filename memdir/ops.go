@@ -163,11 +163,11 @@ func (d *Dir) metas() ([]index.Meta, []Problem, error) {
 	return metas, problems, nil
 }
 
-// Rebuild rewrites MEMORY.md from the topic files: one line per topic,
-// hooks from descriptions, hand-written lines kept. Topic files that could
-// not be parsed are returned as problems and left out.
-func (d *Dir) Rebuild() ([]Problem, error) {
-	lk, err := d.lock("index --rebuild")
+// rewriteIndex runs fn, which rewrites the index, under the lock with the
+// topics' metadata and the index as it is on disk. Topic files that could
+// not be parsed are returned as problems.
+func (d *Dir) rewriteIndex(what string, fn func(ix *index.Index, old []byte, metas []index.Meta) error) ([]Problem, error) {
+	lk, err := d.lock(what)
 	if err != nil {
 		return nil, err
 	}
@@ -180,40 +180,38 @@ func (d *Dir) Rebuild() ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := d.writeIndex(index.Rebuild(ix, metas), old)
-	if err != nil || string(data) == string(old) {
-		return problems, err
-	}
-	return problems, d.Changed(Change{Paths: []string{IndexFile}, Message: "index --rebuild"})
+	return problems, fn(ix, old, metas)
+}
+
+// Rebuild rewrites MEMORY.md from the topic files: one line per topic,
+// hooks from descriptions, hand-written lines kept. Topic files that could
+// not be parsed are returned as problems and left out.
+func (d *Dir) Rebuild() ([]Problem, error) {
+	return d.rewriteIndex("index --rebuild", func(ix *index.Index, old []byte, metas []index.Meta) error {
+		data, err := d.writeIndex(index.Rebuild(ix, metas), old)
+		if err != nil || string(data) == string(old) {
+			return err
+		}
+		return d.Changed(Change{Paths: []string{IndexFile}, Message: "index --rebuild"})
+	})
 }
 
 // Fit rewrites MEMORY.md to stay under 70% of both load caps, moving the
 // entries that do not fit into overflow index files. No topic file is
 // touched.
 func (d *Dir) Fit() ([]Problem, error) {
-	lk, err := d.lock("index --fit")
-	if err != nil {
-		return nil, err
-	}
-	defer lk.Release()
-	metas, problems, err := d.metas()
-	if err != nil {
-		return nil, err
-	}
-	ix, old, err := d.readIndex()
-	if err != nil {
-		return nil, err
-	}
-	before := d.indexPaths()
-	main, overflow := index.Fit(ix, metas, index.DefaultCaps)
-	if err := d.writeOverflow(overflow); err != nil {
-		return nil, err
-	}
-	if _, err = d.writeIndex(main, old); err != nil {
-		return nil, err
-	}
-	paths := append(before, d.indexPaths()[1:]...)
-	return problems, d.Changed(Change{Paths: dedupe(paths), Message: "index --fit"})
+	return d.rewriteIndex("index --fit", func(ix *index.Index, old []byte, metas []index.Meta) error {
+		before := d.indexPaths()
+		main, overflow := index.Fit(ix, metas, index.DefaultCaps)
+		if err := d.writeOverflow(overflow); err != nil {
+			return err
+		}
+		if _, err := d.writeIndex(main, old); err != nil {
+			return err
+		}
+		paths := append(before, d.indexPaths()[1:]...)
+		return d.Changed(Change{Paths: dedupe(paths), Message: "index --fit"})
+	})
 }
 
 func dedupe(list []string) []string {
