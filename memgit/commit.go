@@ -129,7 +129,7 @@ func (r *Repo) writeBlob(abs string, fi fs.FileInfo) (staged, error) {
 // unborn branch). A detached HEAD is refused: a commit there would be
 // lost.
 func (r *Repo) head() (plumbing.ReferenceName, plumbing.Hash, error) {
-	ref, err := r.g.Storer.Reference(plumbing.HEAD)
+	ref, err := r.st.Reference(plumbing.HEAD)
 	if err != nil {
 		return "", plumbing.ZeroHash, fmt.Errorf("read HEAD: %w", err)
 	}
@@ -137,7 +137,7 @@ func (r *Repo) head() (plumbing.ReferenceName, plumbing.Hash, error) {
 		return "", plumbing.ZeroHash, &RefusedError{Reason: "HEAD is detached: check out a branch first (git switch BRANCH)"}
 	}
 	branch := ref.Target()
-	tip, err := r.g.Storer.Reference(branch)
+	tip, err := r.st.Reference(branch)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return branch, plumbing.ZeroHash, nil
 	}
@@ -171,7 +171,7 @@ func (r *Repo) commitTree(branch plumbing.ReferenceName, parent plumbing.Hash, f
 	base := plumbing.ZeroHash
 	var parents []plumbing.Hash
 	if !parent.IsZero() {
-		c, err := r.g.CommitObject(parent)
+		c, err := object.GetCommit(r.st, parent)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("read HEAD commit: %w", err)
 		}
@@ -218,7 +218,7 @@ func (r *Repo) commitTree(branch plumbing.ReferenceName, parent plumbing.Hash, f
 // synced and renamed over the ref. A branch that moved meanwhile is
 // refused.
 func (r *Repo) updateRef(branch plumbing.ReferenceName, old, new plumbing.Hash) error {
-	path := filepath.Join(r.commonDir(), filepath.FromSlash(branch.String()))
+	path := filepath.Join(r.common, filepath.FromSlash(branch.String()))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("update %s: %w", branch.Short(), err)
 	}
@@ -237,7 +237,7 @@ func (r *Repo) updateRef(branch plumbing.ReferenceName, old, new plumbing.Hash) 
 		}
 	}()
 	cur := plumbing.ZeroHash
-	if ref, err := r.g.Storer.Reference(branch); err == nil {
+	if ref, err := r.st.Reference(branch); err == nil {
 		cur = ref.Hash()
 	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return fmt.Errorf("read %s: %w", branch, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	fdiff "github.com/go-git/go-git/v5/plumbing/format/diff"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/utils/diff"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -120,7 +121,7 @@ func (r *Repo) revSide(commit plumbing.Hash) (side, error) {
 }
 
 func (r *Repo) readBlob(_ string, b blob) ([]byte, error) {
-	bl, err := r.g.BlobObject(b.hash)
+	bl, err := object.GetBlob(r.st, b.hash)
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", b.hash, err)
 	}

@@ -36,7 +36,7 @@ func (r *Repo) History(file string, limit int) ([]Commit, error) {
 	_, tip, err := r.head()
 	var refused *RefusedError
 	if errors.As(err, &refused) {
-		h, herr := r.g.Storer.Reference(plumbing.HEAD)
+		h, herr := r.st.Reference(plumbing.HEAD)
 		if herr != nil {
 			return nil, fmt.Errorf("read HEAD: %w", herr)
 		}
@@ -49,7 +49,7 @@ func (r *Repo) History(file string, limit int) ([]Commit, error) {
 	if file != "" {
 		p = r.repoPath(file)
 	}
-	start, err := r.g.CommitObject(tip)
+	start, err := object.GetCommit(r.st, tip)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", tip, err)
 	}
@@ -122,13 +122,12 @@ func (r *Repo) Resolve(rev string) (Commit, error) {
 }
 
 func (r *Repo) commit(rev string) (*object.Commit, error) {
-	h, err := r.g.ResolveRevision(plumbing.Revision(rev))
+	c, err := r.resolveRevision(rev)
+	if errors.Is(err, errAmbiguous) {
+		return nil, fmt.Errorf("revision %q: %w", rev, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("unknown revision %q: %w", rev, ErrNotFound)
-	}
-	c, err := r.g.CommitObject(*h)
-	if err != nil {
-		return nil, fmt.Errorf("revision %q: %w", rev, err)
 	}
 	return c, nil
 }

@@ -13,13 +13,12 @@ import (
 func (r *Repo) signature(role string, when time.Time) object.Signature {
 	s := object.Signature{Name: r.getenv("GIT_" + role + "_NAME"), Email: r.getenv("GIT_" + role + "_EMAIL"), When: when}
 	if s.Name == "" || s.Email == "" {
-		if cfg, err := r.g.ConfigScoped(config.GlobalScope); err == nil {
-			if s.Name == "" {
-				s.Name = cfg.User.Name
-			}
-			if s.Email == "" {
-				s.Email = cfg.User.Email
-			}
+		name, email := r.configUser()
+		if s.Name == "" {
+			s.Name = name
+		}
+		if s.Email == "" {
+			s.Email = email
 		}
 	}
 	if s.Name == "" {
@@ -29,4 +28,25 @@ func (r *Repo) signature(role string, when time.Time) object.Signature {
 		s.Email = "memdir@localhost"
 	}
 	return s
+}
+
+// configUser reads user.name and user.email from the repository's config,
+// else from the person's global one (~/.gitconfig or
+// $XDG_CONFIG_HOME/git/config).
+func (r *Repo) configUser() (name, email string) {
+	if cfg, err := r.st.Config(); err == nil {
+		name, email = cfg.User.Name, cfg.User.Email
+	}
+	if name != "" && email != "" {
+		return name, email
+	}
+	if cfg, err := config.LoadConfig(config.GlobalScope); err == nil {
+		if name == "" {
+			name = cfg.User.Name
+		}
+		if email == "" {
+			email = cfg.User.Email
+		}
+	}
+	return name, email
 }

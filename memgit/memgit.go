@@ -28,8 +28,7 @@ import (
 	"strings"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // Errors callers can match.
@@ -57,9 +56,10 @@ type Options struct {
 
 // Repo is the git repository that holds a memory directory.
 type Repo struct {
-	g      *git.Repository
+	st     *filesystem.Storage
 	top    string // top of the work tree, symlinks resolved
 	gitDir string // this work tree's own git dir (index, MERGE_HEAD)
+	common string // the git dir shared by every worktree (objects, refs)
 	memDir string // the memory directory, symlinks resolved
 	prefix string // memDir relative to top, slash-separated; "" when own
 	opts   Options
@@ -107,7 +107,7 @@ func Private(rel string) bool {
 // OwnRepo reports whether the memory directory is a git repository of
 // its own (it holds a .git), without opening it.
 func OwnRepo(memDir string) bool {
-	_, err := os.Lstat(filepath.Join(memDir, git.GitDirName))
+	_, err := os.Lstat(filepath.Join(memDir, gitDirName))
 	return err == nil
 }
 
@@ -119,18 +119,21 @@ func Open(memDir string, opts Options) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := git.PlainOpenWithOptions(mem, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
+	dirs, err := findGitDirs(mem)
+	if errors.Is(err, ErrNoRepo) {
 		return nil, fmt.Errorf("%s: %w", memDir, ErrNoRepo)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open git repository of %s: %w", memDir, err)
 	}
-	wt, err := g.Worktree()
-	if err != nil {
-		return nil, fmt.Errorf("%s: a bare repository has no work tree: %w", memDir, ErrNoRepo)
+	st, err := dirs.storage()
+	if errors.Is(err, ErrNoRepo) {
+		return nil, fmt.Errorf("%s: %w", memDir, ErrNoRepo)
 	}
-	top, err := resolve(wt.Filesystem.Root())
+	if err != nil {
+		return nil, fmt.Errorf("open git repository of %s: %w", memDir, err)
+	}
+	top, err := resolve(dirs.top)
 	if err != nil {
 		return nil, err
 	}
@@ -138,11 +141,11 @@ func Open(memDir string, opts Options) (*Repo, error) {
 	if err != nil || prefix == ".." || strings.HasPrefix(prefix, ".."+string(filepath.Separator)) {
 		return nil, fmt.Errorf("%s is outside the work tree %s: %w", memDir, top, ErrNoRepo)
 	}
-	gitDir, err := workTreeGitDir(top)
-	if err != nil {
-		return nil, err
+	common := dirs.common
+	if common == "" {
+		common = dirs.gitDir
 	}
-	r := &Repo{g: g, top: top, gitDir: gitDir, memDir: mem, opts: opts}
+	r := &Repo{st: st, top: top, gitDir: dirs.gitDir, common: common, memDir: mem, opts: opts}
 	if prefix != "." {
 		r.prefix = filepath.ToSlash(prefix)
 	}
@@ -160,10 +163,7 @@ func Init(memDir string, opts Options) (*Repo, bool, error) {
 		if r, err := Open(memDir, opts); err == nil {
 			return nil, false, &RefusedError{Reason: fmt.Sprintf("%s is inside the work tree of %s; commit memory with that project (memdir commit, or the git.autocommit setting) instead of a repository of its own", memDir, r.top)}
 		}
-		_, err := git.PlainInitWithOptions(memDir, &git.PlainInitOptions{
-			InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
-		})
-		if err != nil {
+		if err := initGitDir(memDir); err != nil {
 			return nil, false, fmt.Errorf("init git repository in %s: %w", memDir, err)
 		}
 		created = true
@@ -253,32 +253,4 @@ func resolve(p string) (string, error) {
 		missing = append([]string{filepath.Base(cur)}, missing...)
 		cur = parent
 	}
-}
-
-// workTreeGitDir is the git dir that holds this work tree's index and
-// in-progress state: top/.git, or where a .git file points (a linked
-// worktree or a submodule).
-func workTreeGitDir(top string) (string, error) {
-	dot := filepath.Join(top, git.GitDirName)
-	fi, err := os.Stat(dot)
-	if err != nil {
-		return "", fmt.Errorf("find git dir of %s: %w", top, err)
-	}
-	if fi.IsDir() {
-		return dot, nil
-	}
-	data, err := os.ReadFile(dot)
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", dot, err)
-	}
-	line, _, _ := strings.Cut(string(data), "\n")
-	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-	if !ok {
-		return "", fmt.Errorf("%s: not a gitdir file", dot)
-	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(top, dir)
-	}
-	return filepath.Clean(dir), nil
 }

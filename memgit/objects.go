@@ -28,21 +28,8 @@ import (
 // zlib("<type> <size>\x00<content>") at objects/xx/yyyy..., and a tree is
 // a run of "<octal mode> <name>\x00<20-byte hash>".
 
-// commonDir is the git dir shared by every worktree (objects, refs): the
-// work tree's own git dir, or where its commondir file points.
-func (r *Repo) commonDir() string {
-	if data, err := os.ReadFile(filepath.Join(r.gitDir, "commondir")); err == nil {
-		c := strings.TrimSpace(string(data))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(r.gitDir, c)
-		}
-		return filepath.Clean(c)
-	}
-	return r.gitDir
-}
-
 // objectsDir is where loose objects go.
-func (r *Repo) objectsDir() string { return filepath.Join(r.commonDir(), "objects") }
+func (r *Repo) objectsDir() string { return filepath.Join(r.common, "objects") }
 
 // storeObject writes a loose object unless it exists, and returns its
 // hash.
@@ -149,7 +136,7 @@ func (r *Repo) readObject(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error
 		}
 		return body, nil
 	}
-	obj, err := r.g.Storer.EncodedObject(t, h)
+	obj, err := r.st.EncodedObject(t, h)
 	if err != nil {
 		return nil, fmt.Errorf("read %s %s: %w", t, hex, err)
 	}

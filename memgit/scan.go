@@ -120,7 +120,7 @@ func (r *Repo) CommitAll(msg string) (Result, Changes, error) {
 // directory. A memory directory that did not exist then has none.
 func (r *Repo) filesAt(commit plumbing.Hash) (map[string]blob, error) {
 	out := map[string]blob{}
-	c, err := r.g.CommitObject(commit)
+	c, err := object.GetCommit(r.st, commit)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", commit, err)
 	}
@@ -235,7 +235,7 @@ func (r *Repo) ignoreMatcher() func(rel string, dir bool) bool {
 	}
 }
 
-// readPatternFile reads one ignore file; a missing one has no patterns.
+// readPatternFile reads one ignore file's patterns; a missing file has none.
 func readPatternFile(name string, domain []string) []gitignore.Pattern {
 	f, err := os.Open(name)
 	if err != nil {
