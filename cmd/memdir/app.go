@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -236,4 +237,12 @@ func indent(s, prefix string) string {
 		lines[i] = prefix + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+// longRunning restores the garbage collector's default pace, which main
+// relaxes for short commands, in commands that run for days.
+func longRunning() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
 }

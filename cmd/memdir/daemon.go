@@ -79,6 +79,7 @@ type service struct {
 }
 
 func runDaemon(a *app, opts daemonOptions) error {
+	longRunning()
 	if opts.minHours < 0 {
 		return usagef("--min-hours must be 0 or more")
 	}

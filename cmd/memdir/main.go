@@ -4,8 +4,17 @@
 // agent. Run `memdir --help` for the commands.
 package main
 
-import "os"
+import (
+	"os"
+	"runtime/debug"
+)
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// Most commands live for milliseconds: collecting garbage less
+		// often saves up to a fifth of their time. The daemon and the
+		// watcher, which run for days, set it back to the default.
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }

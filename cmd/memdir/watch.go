@@ -50,6 +50,7 @@ Examples:
 }
 
 func runWatch(ctx context.Context, a *app, opts watchOptions) error {
+	longRunning()
 	if opts.debounce <= 0 {
 		return usagef("--debounce %s: give a positive duration such as 200ms", opts.debounce)
 	}
