@@ -82,15 +82,16 @@ func (r *Repo) storeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, e
 	return h, nil
 }
 
-// bigObject is the size from which objects are Huffman-coded only: a
-// 10,000-entry tree or an index far over its caps is rewritten on every
-// commit, and full deflate of it would cost more than the rest of the
-// commit. git gc repacks them with deltas either way.
+// bigObject is the size from which objects are stored without
+// compression: a 10,000-entry tree or an index far over its caps is read
+// and rewritten on every commit, and coding it would cost more than the
+// rest of the commit, so that a commit would no longer cost about the same
+// at 100 topics and at 10,000. git gc repacks them, with deltas, anyway.
 const bigObject = 64 << 10
 
 func compressionLevel(size int) int {
 	if size >= bigObject {
-		return zlib.HuffmanOnly
+		return zlib.NoCompression
 	}
 	return zlib.BestSpeed
 }
