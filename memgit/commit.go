@@ -66,7 +66,7 @@ func (r *Repo) Commit(paths []string, msg string) (Result, error) {
 		return res, err
 	}
 	defer lk.release()
-	idx, err := r.readIndex()
+	idx, err := r.readIndex(want)
 	if err != nil {
 		return res, err
 	}
@@ -82,11 +82,7 @@ func (r *Repo) Commit(paths []string, msg string) (Result, error) {
 		return res, err
 	}
 	res.Hash = h
-	data, err := idx.bytes(files)
-	if err != nil {
-		return res, err
-	}
-	return res, lk.commit(data)
+	return res, lk.commit(func(w io.Writer) error { return idx.write(w, files) })
 }
 
 // stage writes a blob for every wanted path that exists and notes the
@@ -112,8 +108,13 @@ func (r *Repo) stage(want map[string]bool) (map[string]staged, error) {
 	return files, nil
 }
 
-// writeBlob stores a file (or a symlink's target) as a blob.
+// writeBlob stores a file (or a symlink's target) as a blob. A big
+// file is streamed rather than read whole.
 func (r *Repo) writeBlob(abs string, fi fs.FileInfo) (staged, error) {
+	if fi.Mode().IsRegular() && fi.Size() >= bigObject {
+		h, err := r.storeFileBlob(abs, fi.Size())
+		return staged{hash: h, mode: regularMode(fi), info: fi}, err
+	}
 	data, mode, err := readWorkFile(abs, fi)
 	if err != nil {
 		return staged{}, fmt.Errorf("read %s: %w", abs, err)
@@ -182,7 +183,7 @@ func (r *Repo) commitTree(branch plumbing.ReferenceName, parent plumbing.Hash, f
 		return plumbing.ZeroHash, err
 	}
 	if tree.IsZero() {
-		if tree, err = r.storeTree(nil); err != nil {
+		if tree, err = r.storeObject(plumbing.TreeObject); err != nil {
 			return plumbing.ZeroHash, err
 		}
 	}
@@ -266,14 +267,33 @@ func (r *Repo) updateRef(branch plumbing.ReferenceName, old, new plumbing.Hash) 
 // no info removes its path), writing only the trees along changed paths.
 // It returns the zero hash for a tree left empty.
 func (r *Repo) applyTree(base plumbing.Hash, files map[string]staged) (plumbing.Hash, error) {
-	var t treeEdit
+	var data []byte
 	if !base.IsZero() {
-		entries, err := r.readTree(base)
-		if err != nil {
+		var err error
+		if data, err = r.readObject(plumbing.TreeObject, base); err != nil {
 			return plumbing.ZeroHash, err
 		}
-		t.load(entries)
 	}
+	changes, err := r.treeChanges(data, files)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	parts, err := spliceTree(data, changes)
+	switch {
+	case err != nil:
+		return plumbing.ZeroHash, fmt.Errorf("tree %s: %w", base, err)
+	case len(parts) == 0:
+		return plumbing.ZeroHash, nil
+	case sameBytes(parts, data):
+		return base, nil
+	}
+	return r.storeObject(plumbing.TreeObject, parts...)
+}
+
+// treeChanges works out what becomes of each name of the tree data that
+// files touch, writing the subtrees below it.
+func (r *Repo) treeChanges(data []byte, files map[string]staged) ([]treeChange, error) {
+	changes := map[string]treeChange{}
 	sub := map[string]map[string]staged{}
 	for p, f := range files {
 		name, rest, nested := strings.Cut(p, "/")
@@ -284,74 +304,40 @@ func (r *Repo) applyTree(base plumbing.Hash, files map[string]staged) (plumbing.
 			}
 			sub[name][rest] = f
 		case f.info != nil:
-			t.set(treeEntry{name: name, mode: f.mode, hash: f.hash})
+			changes[name] = treeChange{name: []byte(name), mode: f.mode, hash: f.hash}
 		default:
-			if _, dir := t.dir(name); !dir {
-				t.drop(name)
+			rec, ok, err := findTreeEntry(data, name)
+			if err != nil {
+				return nil, err
+			}
+			if ok && !rec.dir() {
+				changes[name] = treeChange{name: []byte(name)}
 			}
 		}
 	}
 	for name, subFiles := range sub {
-		b, dir := t.dir(name)
+		rec, ok, err := findTreeEntry(data, name)
+		if err != nil {
+			return nil, err
+		}
+		var b plumbing.Hash
+		dir := ok && rec.dir()
+		if dir {
+			copy(b[:], rec.hash)
+		}
 		h, err := r.applyTree(b, subFiles)
 		switch {
 		case err != nil:
-			return plumbing.ZeroHash, err
+			return nil, err
 		case !h.IsZero():
-			t.set(treeEntry{name: name, mode: filemode.Dir, hash: h})
+			changes[name] = treeChange{name: []byte(name), mode: filemode.Dir, hash: h}
 		case dir:
-			t.drop(name)
+			changes[name] = treeChange{name: []byte(name)}
 		}
 	}
-	kept := t.entries[:0]
-	for _, e := range t.entries {
-		if e.name != "" {
-			kept = append(kept, e)
-		}
+	out := make([]treeChange, 0, len(changes))
+	for _, c := range changes {
+		out = append(out, c)
 	}
-	if len(kept) == 0 {
-		return plumbing.ZeroHash, nil
-	}
-	return r.storeTree(kept)
-}
-
-// treeEdit is a tree's entries being changed; a dropped entry keeps its
-// slot with an empty name until the tree is written.
-type treeEdit struct {
-	entries []treeEntry
-	at      map[string]int
-}
-
-func (t *treeEdit) load(entries []treeEntry) {
-	t.entries = entries
-	t.at = make(map[string]int, len(entries))
-	for i, e := range entries {
-		t.at[e.name] = i
-	}
-}
-
-// dir returns the hash of the subtree called name, if there is one.
-func (t *treeEdit) dir(name string) (plumbing.Hash, bool) {
-	if i, ok := t.at[name]; ok && t.entries[i].name != "" && t.entries[i].mode == filemode.Dir {
-		return t.entries[i].hash, true
-	}
-	return plumbing.ZeroHash, false
-}
-
-func (t *treeEdit) set(e treeEntry) {
-	if i, ok := t.at[e.name]; ok {
-		t.entries[i] = e
-		return
-	}
-	if t.at == nil {
-		t.at = map[string]int{}
-	}
-	t.at[e.name] = len(t.entries)
-	t.entries = append(t.entries, e)
-}
-
-func (t *treeEdit) drop(name string) {
-	if i, ok := t.at[name]; ok {
-		t.entries[i].name = ""
-	}
+	return out, nil
 }

@@ -1,11 +1,11 @@
 package memgit
 
 import (
+	"bytes"
 	"crypto/sha1"
 	"encoding/binary"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -14,35 +14,84 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func encodeTree(entries []treeEntry) []byte {
-	var buf []byte
-	for _, e := range entries {
-		buf = append(buf, []byte(strconv.FormatUint(uint64(e.mode), 8)+" "+e.name+"\x00")...)
-		buf = append(buf, e.hash[:]...)
+// specChanges reads a fuzz spec of changes: "-name" removes a name,
+// "name" sets a file, "name/" a directory.
+func specChanges(spec string) []treeChange {
+	var out []treeChange
+	seen := map[string]bool{}
+	for _, f := range strings.Split(spec, ",") {
+		rm := strings.HasPrefix(f, "-")
+		name, dir := strings.CutSuffix(strings.TrimPrefix(f, "-"), "/")
+		if name == "" || strings.ContainsAny(name, "\x00/") || seen[name] {
+			continue
+		}
+		seen[name] = true
+		c := treeChange{name: []byte(name)}
+		if !rm {
+			c.mode, c.hash = filemode.Regular, plumbing.ComputeHash(plumbing.BlobObject, []byte("new "+f))
+			if dir {
+				c.mode = filemode.Dir
+			}
+		}
+		out = append(out, c)
 	}
-	return buf
+	return out
 }
 
-// FuzzParseTree: any input parses or fails cleanly, and a well-formed
-// tree round-trips.
-func FuzzParseTree(f *testing.F) {
-	h := plumbing.ComputeHash(plumbing.BlobObject, []byte("x"))
-	f.Add(encodeTree([]treeEntry{{name: "a.md", mode: filemode.Regular, hash: h}, {name: "logs", mode: filemode.Dir, hash: h}}))
-	f.Add([]byte("100644 a\x00short"))
-	f.Add([]byte("zz a\x00" + strings.Repeat("x", 20)))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		entries, err := parseTree(data)
+// FuzzSpliceTree: splicing changes into a tree gives the bytes the old
+// parse, edit, sort and serialize path gave.
+func FuzzSpliceTree(f *testing.F) {
+	f.Add("a.md,a/,a-b,b", "a.md,-a,c/")
+	f.Add("a,a.md,a0", "a/,-a.md")
+	f.Add("", "x,y/")
+	f.Add("user_a.md,MEMORY.md,logs/", "user_b.md,MEMORY.md,-logs")
+	f.Fuzz(func(t *testing.T, base, edits string) {
+		entries := specEntries(base)
+		changes := specChanges(edits)
+		parts, err := spliceTree(refTreeBytes(entries), changes)
 		if err != nil {
-			return
+			t.Fatalf("spliceTree: %v", err)
 		}
-		again, err := parseTree(encodeTree(entries))
-		if err != nil {
-			t.Fatalf("re-parse: %v", err)
-		}
-		if diff := cmp.Diff(entries, again, cmp.AllowUnexported(treeEntry{})); diff != "" {
-			t.Errorf("round trip (-first +second):\n%s", diff)
+		got := bytes.Join(parts, nil)
+		want := refTreeBytes(refApply(entries, changes))
+		if !bytes.Equal(got, want) {
+			t.Errorf("spliceTree:\n got %q\nwant %q", got, want)
 		}
 	})
+}
+
+// FuzzTreeRecords: any tree content scans or fails cleanly; it scans
+// exactly when the old parser reads it and its names are in git's order,
+// and a splice of no changes copies it unchanged.
+func FuzzTreeRecords(f *testing.F) {
+	h := plumbing.ComputeHash(plumbing.BlobObject, []byte("x"))
+	f.Add(refTreeBytes([]refEntry{{name: "a.md", mode: filemode.Regular, hash: h}, {name: "logs", mode: filemode.Dir, hash: h}}))
+	f.Add([]byte("100644 a\x00short"))
+	f.Add([]byte("zz a\x00" + strings.Repeat("x", 20)))
+	f.Add([]byte("100644 b\x00" + strings.Repeat("x", 20) + "100644 a\x00" + strings.Repeat("x", 20)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parts, err := spliceTree(data, nil)
+		got := bytes.Join(parts, nil)
+		entries, refErr := refParseTree(data)
+		sorted := refErr == nil && slices.IsSortedFunc(entries, func(a, b refEntry) int {
+			return strings.Compare(refKey(a), refKey(b))
+		}) && !hasDuplicateKeys(entries)
+		if (err == nil) != sorted {
+			t.Fatalf("spliceTree error %v, old parser error %v, sorted %v", err, refErr, sorted)
+		}
+		if err == nil && (!bytes.Equal(got, data) || !sameBytes(parts, data)) {
+			t.Errorf("no changes: got %q, want %q", got, data)
+		}
+	})
+}
+
+func hasDuplicateKeys(entries []refEntry) bool {
+	for i := 1; i < len(entries); i++ {
+		if refKey(entries[i-1]) == refKey(entries[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // rawIndex builds a version 2 index of the named entries.
@@ -51,7 +100,7 @@ func rawIndex(names ...string) []byte {
 	out = binary.BigEndian.AppendUint32(out, 2)
 	out = binary.BigEndian.AppendUint32(out, uint32(len(names)))
 	for _, n := range names {
-		e := make([]byte, (entryFixed+len(n)+8)&^7)
+		e := make([]byte, entrySize(n))
 		binary.BigEndian.PutUint32(e[24:], uint32(filemode.Regular))
 		binary.BigEndian.PutUint16(e[60:], uint16(len(n)))
 		copy(e[entryFixed:], n)
@@ -61,57 +110,105 @@ func rawIndex(names ...string) []byte {
 	return append(out, sum[:]...)
 }
 
-// FuzzParseIndex: any input parses or fails cleanly, and what parses
-// renders back to an index that parses to the same entries.
-func FuzzParseIndex(f *testing.F) {
-	f.Add(rawIndex("MEMORY.md", "user_a.md"))
-	f.Add(rawIndex())
-	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x01"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		version, entries, err := parseIndex(data)
-		if err != nil {
-			return
+// indexBytes renders what ix.write writes.
+func indexBytes(t *testing.T, ix *gitIndex, files map[string]staged) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := ix.write(&buf, files); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// FuzzSpliceIndex: splicing committed paths into an index gives the
+// bytes the old parse, edit, sort and serialize path gave.
+func FuzzSpliceIndex(f *testing.F) {
+	f.Add("MEMORY.md,user_a.md,logs/x.md", "user_b.md,MEMORY.md,-user_a.md")
+	f.Add("", "a,-b")
+	f.Add("a,a/b,a.b,ab", "a.a,-a/b,b")
+	f.Fuzz(func(t *testing.T, base, edits string) {
+		var names []string
+		for _, n := range strings.Split(base, ",") {
+			if n != "" && len(n) < 0xfff && !strings.Contains(n, "\x00") && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
 		}
-		ix := &gitIndex{version: version, entries: entries}
-		out, err := ix.bytes(nil)
+		sort.Strings(names)
+		files := map[string]staged{}
+		for i, e := range strings.Split(edits, ",") {
+			name, rm := strings.CutPrefix(e, "-")
+			if name == "" || len(name) >= 0xfff || strings.Contains(name, "\x00") {
+				continue
+			}
+			files[name] = staged{}
+			if !rm {
+				files[name] = staged{hash: plumbing.ComputeHash(plumbing.BlobObject, []byte(e)), mode: filemode.Regular, info: fakeInfo{name: name, size: int64(i)}}
+			}
+		}
+		data := rawIndex(names...)
+		want := slices.Sorted(func(yield func(string) bool) {
+			for name := range files {
+				if !yield(name) {
+					return
+				}
+			}
+		})
+		ix, err := parseIndex(data, want)
+		if err != nil {
+			t.Fatalf("parseIndex: %v", err)
+		}
+		got := indexBytes(t, ix, files)
+		version, entries, err := refParseIndex(data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, again, err := parseIndex(out)
-		if err != nil {
-			t.Fatalf("re-parse: %v", err)
-		}
-		names := func(es []rawEntry) []string {
-			var s []string
-			for _, e := range es {
-				s = append(s, e.name)
-			}
-			sort.Strings(s)
-			return s
-		}
-		if diff := cmp.Diff(names(entries), names(again)); diff != "" {
-			t.Errorf("entries changed (-first +second):\n%s", diff)
+		if diff := cmp.Diff(refIndexBytes(version, entries, files), got); diff != "" {
+			t.Errorf("index (-old path +splice):\n%s", diff)
 		}
 	})
 }
 
-func TestCompareEntries(t *testing.T) {
-	entries := []treeEntry{
+// FuzzParseIndex: any index body (its checksum is added) parses or
+// fails cleanly, and what parses renders back byte for byte, less its
+// extensions.
+func FuzzParseIndex(f *testing.F) {
+	body := func(data []byte) []byte { return data[:len(data)-sha1.Size] }
+	f.Add(body(rawIndex("MEMORY.md", "user_a.md")))
+	f.Add(body(rawIndex()))
+	f.Add(body(rawIndex("b", "a")))
+	f.Add(append(body(rawIndex("a")), "TREE\x00\x00\x00\x00link\x00\x00\x00\x00"...))
+	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x01"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		sum := sha1.Sum(body)
+		data := append(slices.Clone(body), sum[:]...)
+		ix, err := parseIndex(data, []string{"MEMORY.md"})
+		if err != nil {
+			return
+		}
+		out := indexBytes(t, ix, nil)
+		want := slices.Clone(data[:ix.end])
+		sum = sha1.Sum(want)
+		want = append(want, sum[:]...)
+		if !bytes.Equal(out, want) {
+			t.Errorf("re-rendered index differs:\n got %q\nwant %q", out, want)
+		}
+	})
+}
+
+func TestTreeOrder(t *testing.T) {
+	entries := []refEntry{
 		{name: "a", mode: filemode.Dir}, {name: "a.md", mode: filemode.Regular},
 		{name: "a-b", mode: filemode.Regular}, {name: "a0", mode: filemode.Regular},
 		{name: "ab", mode: filemode.Dir}, {name: "b", mode: filemode.Regular}, {name: "A", mode: filemode.Regular},
-	}
-	key := func(e treeEntry) string {
-		if e.mode == filemode.Dir {
-			return e.name + "/"
-		}
-		return e.name
+		{name: "c", mode: filemode.Submodule}, {name: "c.d", mode: filemode.Regular},
 	}
 	want := slices.Clone(entries)
-	sort.Slice(want, func(i, j int) bool { return key(want[i]) < key(want[j]) })
+	sort.Slice(want, func(i, j int) bool { return refKey(want[i]) < refKey(want[j]) })
 	got := slices.Clone(entries)
-	slices.SortFunc(got, compareEntries)
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(treeEntry{})); diff != "" {
+	slices.SortFunc(got, func(a, b refEntry) int {
+		return treeOrder([]byte(a.name), a.mode == filemode.Dir, []byte(b.name), b.mode == filemode.Dir)
+	})
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(refEntry{})); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -35,10 +37,10 @@ func (r *Repo) lockIndex() (*indexLock, error) {
 	return &indexLock{f: f, path: p}, nil
 }
 
-// commit writes the new index into the lock file and renames it over
-// the index.
-func (l *indexLock) commit(data []byte) error {
-	if _, err := l.f.Write(data); err != nil {
+// commit writes the new index into the lock file with write and renames
+// it over the index.
+func (l *indexLock) commit(write func(io.Writer) error) error {
+	if err := write(l.f); err != nil {
 		return fmt.Errorf("write the git index: %w", err)
 	}
 	// No fsync, as git does by default: the index is a cache of the
@@ -63,18 +65,24 @@ func (l *indexLock) release() {
 	_ = os.Remove(l.path)
 }
 
-// readIndex reads this work tree's index; a missing one is empty. An
-// index memgit cannot write back faithfully (a split or sparse index, an
+// readIndex reads this work tree's index, noting where the entries of
+// the repository paths in want are; a missing index is empty. An index
+// memgit cannot write back faithfully (a split or sparse index, an
 // unknown required extension) is refused rather than rewritten.
-func (r *Repo) readIndex() (*gitIndex, error) {
+func (r *Repo) readIndex(want map[string]bool) (*gitIndex, error) {
+	names := make([]string, 0, len(want))
+	for name := range want {
+		names = append(names, name)
+	}
+	sort.Strings(names)
 	data, err := os.ReadFile(filepath.Join(r.gitDir, "index"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return &gitIndex{version: 2}, nil
+		return emptyIndex(names), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read the git index: %w", err)
 	}
-	version, entries, err := parseIndex(data)
+	ix, err := parseIndex(data, names)
 	if errors.Is(err, errIndexV4) {
 		idx := &index.Index{}
 		if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
@@ -86,10 +94,7 @@ func (r *Repo) readIndex() (*gitIndex, error) {
 		idx.Cache = nil // stale once entries change; git rebuilds it
 		return &gitIndex{version: 4, v4: idx}, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	return &gitIndex{version: version, entries: entries}, nil
+	return ix, err
 }
 
 // staged is a file as recorded: its blob, mode and what lstat said.

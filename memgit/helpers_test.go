@@ -34,11 +34,16 @@ func runGit(t *testing.T, dir string, args ...string) string {
 }
 
 func tryGit(dir string, args ...string) (string, error) {
+	out, err := gitCmd(dir, args...).CombinedOutput()
+	return string(out), err
+}
+
+// gitCmd is the git CLI set to run in dir.
+func gitCmd(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = gitEnv(dir)
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	return cmd
 }
 
 func requireGit(t testing.TB) {

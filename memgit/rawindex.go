@@ -1,22 +1,26 @@
 package memgit
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha1"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
-	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // Git's index, version 2 or 3, is spliced as bytes rather than decoded:
-// a commit replaces a handful of entries, and copying the others through
-// untouched keeps the cost of a 10,000-entry index at a millisecond or
-// two (go-git's codec takes ten times that). Version 4 (prefix-compressed
-// names) goes through go-git's codec instead.
+// a commit replaces a handful of entries, so the entries are scanned for
+// their bounds without allocating, and the new index is streamed into
+// index.lock as runs of the old one's bytes with the new entries between
+// them (go-git's codec takes ten times as long on a 10,000-entry index,
+// and parsing every entry into a string and sorting them again cost more
+// than the rest of the commit). Version 4 (prefix-compressed names) goes
+// through go-git's codec instead.
 
 const (
 	entryFixed   = 62     // ctime, mtime, dev, ino, mode, uid, gid, size, sha, flags
@@ -24,133 +28,187 @@ const (
 	flagNameMask = 0xfff
 )
 
-// errIndexV4 sends a version 4 index to go-git's codec.
-var errIndexV4 = errors.New("index version 4")
+var (
+	// errIndexV4 sends a version 4 index to go-git's codec.
+	errIndexV4 = errors.New("index version 4")
+	// errTruncated is an index entry cut short.
+	errTruncated = errors.New("read the git index: truncated entry")
+)
 
-// rawEntry is one entry of an index: its bytes and what sorts it.
-type rawEntry struct {
-	name  string
-	stage int
-	data  []byte
-}
-
-// gitIndex is this work tree's index as read: raw entries of a version 2
-// or 3 index, or go-git's decoding of a version 4 one.
+// gitIndex is this work tree's index as read: the bytes of a version 2
+// or 3 index with where the entries of the paths being committed are, or
+// go-git's decoding of a version 4 one.
 type gitIndex struct {
 	version uint32
-	entries []rawEntry
+	data    []byte // the index file, or a header of an empty one
+	end     int    // where the entries end and the extensions begin
+	count   int    // entries
+	want    []string
+	spans   []span // where the entries of each of want are
+	conf    []string
 	v4      *index.Index
+}
+
+// span is where the entries of one path are in an index, or where they
+// would go: n entries from start to end.
+type span struct{ start, end, n int }
+
+// emptyIndex is the header of an index with no entries.
+func emptyIndex(want []string) *gitIndex {
+	data := append([]byte("DIRC"), 0, 0, 0, 2, 0, 0, 0, 0)
+	ix := &gitIndex{version: 2, data: data, end: len(data), want: want, spans: make([]span, len(want))}
+	for j := range ix.spans {
+		ix.spans[j] = span{start: len(data), end: len(data)}
+	}
+	return ix
 }
 
 // conflicts lists the paths among want that have unmerged entries
 // (stage 1 to 3).
 func (ix *gitIndex) conflicts(want map[string]bool) []string {
-	var out []string
-	if ix.v4 != nil {
-		for _, e := range ix.v4.Entries {
-			if e.Stage != 0 && want[e.Name] && !slices.Contains(out, e.Name) {
-				out = append(out, e.Name)
-			}
-		}
-		return out
+	if ix.v4 == nil {
+		return ix.conf
 	}
-	for _, e := range ix.entries {
-		if e.stage != 0 && want[e.name] && !slices.Contains(out, e.name) {
-			out = append(out, e.name)
+	var out []string
+	for _, e := range ix.v4.Entries {
+		if e.Stage != 0 && want[e.Name] && !slices.Contains(out, e.Name) {
+			out = append(out, e.Name)
 		}
 	}
 	return out
 }
 
-// bytes renders the index with the entries of the given paths replaced
-// by what was committed and every other entry copied as it was.
-// Extensions are dropped: the cache tree would be stale, the others are
-// caches git rebuilds.
-func (ix *gitIndex) bytes(files map[string]staged) ([]byte, error) {
+// write writes the index with the entries of the given paths (those
+// given to parseIndex) replaced by what was committed and every other
+// entry copied byte for byte, streaming rather than building the new
+// index in memory. Extensions are dropped: the cache tree would be
+// stale, the others are caches git rebuilds.
+func (ix *gitIndex) write(w io.Writer, files map[string]staged) error {
 	if ix.v4 != nil {
 		updateIndex(ix.v4, files)
 		var buf bytes.Buffer
 		if err := index.NewEncoder(&buf).Encode(ix.v4); err != nil {
-			return nil, fmt.Errorf("encode the git index: %w", err)
+			return fmt.Errorf("encode the git index: %w", err)
 		}
-		return buf.Bytes(), nil
+		_, err := w.Write(buf.Bytes())
+		return err
 	}
-	kept := make([]rawEntry, 0, len(ix.entries)+len(files))
-	for _, e := range ix.entries {
-		if _, ok := files[e.name]; !ok {
-			kept = append(kept, e)
+	count := ix.count
+	for j, name := range ix.want {
+		if f, ok := files[name]; ok {
+			count -= ix.spans[j].n
+			if f.info != nil {
+				count++
+			}
 		}
 	}
-	for name, f := range files {
+	sum := sha1.New()
+	bw := bufio.NewWriterSize(w, 32<<10)
+	out := io.MultiWriter(bw, sum)
+	header := binary.BigEndian.AppendUint32(slices.Clone(ix.data[:8]), uint32(count))
+	out.Write(header)
+	prev := 12
+	var entry []byte
+	for j, name := range ix.want {
+		f, ok := files[name]
+		if !ok {
+			continue
+		}
+		sp := ix.spans[j]
+		out.Write(ix.data[prev:sp.start])
 		if f.info != nil {
-			kept = append(kept, rawEntry{name: name, data: encodeEntry(name, f)})
+			entry = appendEntry(entry[:0], name, f)
+			out.Write(entry)
 		}
+		prev = sp.end
 	}
-	sort.SliceStable(kept, func(i, j int) bool {
-		if kept[i].name != kept[j].name {
-			return kept[i].name < kept[j].name
-		}
-		return kept[i].stage < kept[j].stage
-	})
-	size := 12 + sha1.Size
-	for _, e := range kept {
-		size += len(e.data)
-	}
-	out := make([]byte, 12, size)
-	copy(out, "DIRC")
-	binary.BigEndian.PutUint32(out[4:], ix.version)
-	binary.BigEndian.PutUint32(out[8:], uint32(len(kept)))
-	for _, e := range kept {
-		out = append(out, e.data...)
-	}
-	sum := sha1.Sum(out)
-	return append(out, sum[:]...), nil
+	out.Write(ix.data[prev:ix.end])
+	bw.Write(sum.Sum(nil))
+	return bw.Flush()
 }
 
-// parseIndex splits a version 2 or 3 index into its entries, checking
-// its checksum and refusing required extensions.
-func parseIndex(data []byte) (uint32, []rawEntry, error) {
+// parseIndex checks a version 2 or 3 index (the bounds and order of its
+// entries, no required extension) and finds where the entries of the
+// paths in want (sorted) are, scanning the entries without decoding
+// them.
+func parseIndex(data []byte, want []string) (*gitIndex, error) {
 	if len(data) < 12+sha1.Size || string(data[:4]) != "DIRC" {
-		return 0, nil, fmt.Errorf("read the git index: not an index file")
+		return nil, fmt.Errorf("read the git index: not an index file")
 	}
+	// The checksum is not verified, as git verifies it only in git fsck:
+	// hashing a big index costs more than the rest of reading it, and
+	// the scan below checks every entry's bounds and order.
 	body := data[:len(data)-sha1.Size]
-	if sum := sha1.Sum(body); !bytes.Equal(sum[:], data[len(body):]) {
-		return 0, nil, fmt.Errorf("read the git index: bad checksum")
-	}
 	version := binary.BigEndian.Uint32(data[4:8])
 	if version == 4 {
-		return version, nil, errIndexV4
+		return nil, errIndexV4
 	}
 	if version != 2 && version != 3 {
-		return 0, nil, &RefusedError{Reason: fmt.Sprintf("the git index has version %d, which memdir does not know", version)}
+		return nil, &RefusedError{Reason: fmt.Sprintf("the git index has version %d, which memdir does not know", version)}
 	}
-	count := int(binary.BigEndian.Uint32(data[8:12]))
-	entries := make([]rawEntry, 0, count)
-	off := 12
-	for range count {
-		e, n, err := parseEntry(body[off:])
-		if err != nil {
-			return 0, nil, err
-		}
-		entries = append(entries, e)
-		off += n
+	ix := &gitIndex{version: version, data: data, count: int(binary.BigEndian.Uint32(data[8:12])), want: want}
+	end, err := ix.locate(body)
+	if err != nil {
+		return nil, err
 	}
-	for off+8 <= len(body) {
+	ix.end = end
+	for off := end; off+8 <= len(body); {
 		sig := body[off : off+4]
 		size := int(binary.BigEndian.Uint32(body[off+4 : off+8]))
 		if sig[0] < 'A' || sig[0] > 'Z' {
-			return 0, nil, &RefusedError{Reason: fmt.Sprintf("the git index uses the %q extension (a split or sparse index), which memdir cannot keep; commit with git instead", sig)}
+			return nil, &RefusedError{Reason: fmt.Sprintf("the git index uses the %q extension (a split or sparse index), which memdir cannot keep; commit with git instead", sig)}
 		}
 		off += 8 + size
 	}
-	return version, entries, nil
+	return ix, nil
 }
 
-// parseEntry reads one entry at the start of b and returns its length.
-func parseEntry(b []byte) (rawEntry, int, error) {
-	bad := fmt.Errorf("read the git index: truncated entry")
+// locate walks the entries, checking they are in git's order (by name,
+// then stage), notes the span of each wanted path and its conflicts, and
+// returns where the entries end.
+func (ix *gitIndex) locate(body []byte) (int, error) {
+	ix.spans = make([]span, len(ix.want))
+	found := make([]bool, len(ix.want))
+	var prev []byte
+	prevStage, j, off := -1, 0, 12
+	for i := range ix.count {
+		name, stage, n, err := nextIndexEntry(body[off:])
+		if err != nil {
+			return 0, err
+		}
+		if c := bytes.Compare(prev, name); i > 0 && (c > 0 || c == 0 && prevStage >= stage) {
+			return 0, fmt.Errorf("read the git index: entries out of order at %q", name)
+		}
+		for ; j < len(ix.want) && ix.want[j] < string(name); j++ {
+			if !found[j] {
+				ix.spans[j] = span{start: off, end: off}
+			}
+		}
+		if j < len(ix.want) && ix.want[j] == string(name) {
+			if !found[j] {
+				found[j], ix.spans[j] = true, span{start: off}
+			}
+			ix.spans[j].end, ix.spans[j].n = off+n, ix.spans[j].n+1
+			if stage != 0 && !slices.Contains(ix.conf, ix.want[j]) {
+				ix.conf = append(ix.conf, ix.want[j])
+			}
+		}
+		prev, prevStage = name, stage
+		off += n
+	}
+	for ; j < len(ix.want); j++ {
+		if !found[j] {
+			ix.spans[j] = span{start: off, end: off}
+		}
+	}
+	return off, nil
+}
+
+// nextIndexEntry reads the entry at the start of b: its name, stage and
+// length.
+func nextIndexEntry(b []byte) ([]byte, int, int, error) {
 	if len(b) < entryFixed {
-		return rawEntry{}, 0, bad
+		return nil, 0, 0, errTruncated
 	}
 	flags := binary.BigEndian.Uint16(b[60:62])
 	head := entryFixed
@@ -159,21 +217,24 @@ func parseEntry(b []byte) (rawEntry, int, error) {
 	}
 	nameLen := int(flags & flagNameMask)
 	if nameLen == flagNameMask {
-		nameLen = bytes.IndexByte(b[head:], 0)
+		nameLen = bytes.IndexByte(b[min(head, len(b)):], 0)
 	}
 	if nameLen < 0 || head+nameLen > len(b) {
-		return rawEntry{}, 0, bad
+		return nil, 0, 0, errTruncated
 	}
 	n := (head + nameLen + 8) &^ 7
 	if n > len(b) {
-		return rawEntry{}, 0, bad
+		return nil, 0, 0, errTruncated
 	}
-	return rawEntry{name: string(b[head : head+nameLen]), stage: int(flags>>12) & 3, data: b[:n]}, n, nil
+	return b[head : head+nameLen], int(flags>>12) & 3, n, nil
 }
 
-// encodeEntry is the index entry of a committed file, with the stat data
-// git compares.
-func encodeEntry(name string, f staged) []byte {
+// entrySize is the length of a version 2 entry for name.
+func entrySize(name string) int { return (entryFixed + len(name) + 8) &^ 7 }
+
+// appendEntry appends the index entry of a committed file, with the
+// stat data git compares.
+func appendEntry(out []byte, name string, f staged) []byte {
 	e := &index.Entry{ModifiedAt: f.info.ModTime()}
 	fillStat(e, f.info)
 	if e.CreatedAt.IsZero() {
@@ -183,21 +244,17 @@ func encodeEntry(name string, f staged) []byte {
 	if f.info.Size() < 1<<32 {
 		size = uint32(f.info.Size())
 	}
-	n := (entryFixed + len(name) + 8) &^ 7
-	b := make([]byte, n)
 	be := binary.BigEndian
-	be.PutUint32(b[0:], uint32(e.CreatedAt.Unix()))
-	be.PutUint32(b[4:], uint32(e.CreatedAt.Nanosecond()))
-	be.PutUint32(b[8:], uint32(e.ModifiedAt.Unix()))
-	be.PutUint32(b[12:], uint32(e.ModifiedAt.Nanosecond()))
-	be.PutUint32(b[16:], e.Dev)
-	be.PutUint32(b[20:], e.Inode)
-	be.PutUint32(b[24:], uint32(f.mode))
-	be.PutUint32(b[28:], e.UID)
-	be.PutUint32(b[32:], e.GID)
-	be.PutUint32(b[36:], size)
-	copy(b[40:60], f.hash[:])
-	be.PutUint16(b[60:], uint16(min(len(name), flagNameMask)))
-	copy(b[entryFixed:], name)
-	return b
+	for _, v := range []uint32{
+		uint32(e.CreatedAt.Unix()), uint32(e.CreatedAt.Nanosecond()),
+		uint32(e.ModifiedAt.Unix()), uint32(e.ModifiedAt.Nanosecond()),
+		e.Dev, e.Inode, uint32(f.mode), e.UID, e.GID, size,
+	} {
+		out = be.AppendUint32(out, v)
+	}
+	out = append(out, f.hash[:]...)
+	out = be.AppendUint16(out, uint16(min(len(name), flagNameMask)))
+	out = append(out, name...)
+	var zeros [8]byte
+	return append(out, zeros[:entrySize(name)-entryFixed-len(name)]...)
 }
