@@ -77,6 +77,11 @@ func parseEntry(raw string) (Entry, bool) {
 	if !ok {
 		return Entry{}, false
 	}
+	// "./x.md" names the same file as "x.md": compare and check by the
+	// clean name.
+	for strings.HasPrefix(file, "./") {
+		file = file[2:]
+	}
 	return Entry{Title: strings.TrimSpace(title), File: file, Hook: parseHook(rest)}, true
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/secrets"
@@ -83,11 +84,29 @@ func (r *AddRequest) Validate() error {
 	if strings.ContainsRune(body, 0) {
 		return &InputError{Msg: "the text contains a NUL byte: memory is plain text"}
 	}
+	for _, tag := range r.Tags {
+		if strings.TrimSpace(tag) == "" || strings.IndexFunc(tag, unicode.IsControl) >= 0 || strings.ContainsAny(tag, ",[]") {
+			return &InputError{Msg: fmt.Sprintf("the tag %q is not a tag: use a short word without commas, brackets or line breaks", tag)}
+		}
+	}
 	if !r.AllowSecret {
-		all := r.Name + "\n" + r.Description + "\n" + body
+		all := r.Name + "\n" + r.Description + "\n" + strings.Join(r.Tags, "\n") + "\n" + body
 		if found := secrets.Scan(all); len(found) > 0 {
 			return &InputError{Msg: fmt.Sprintf("the text contains what looks like a %s (%s): secrets never go into memory; remove it, or pass --allow-secret if it is not one", found[0].Kind, found[0].Redacted)}
 		}
+	}
+	return nil
+}
+
+// validateTopic applies add's limits to a topic written another way (an
+// edit, a restore): a name that is a title, not a path, and a body within
+// the size limit.
+func validateTopic(t *Topic) error {
+	if err := ValidateName(t.Name); err != nil {
+		return err
+	}
+	if len(t.Body) > MaxBodyBytes {
+		return &InputError{Msg: fmt.Sprintf("the text is %d bytes, over the %d-byte limit for one topic: split it into several topics, one fact each", len(t.Body), MaxBodyBytes)}
 	}
 	return nil
 }
@@ -100,9 +119,16 @@ func (d *Dir) Add(req AddRequest) (AddResult, error) {
 	if err := req.Validate(); err != nil {
 		return AddResult{}, err
 	}
-	if d.Mode == Log {
+	if d.Mode == Log && !req.Private {
+		// A daily log entry is a type, a name and text: what else was
+		// asked for would be lost on the way to the dream.
+		if req.Description != "" || len(req.Tags) > 0 || req.New {
+			return AddResult{}, &InputError{Msg: "-d, --tag and --new need live mode: in log mode the dream writes the topic; put the detail in the text"}
+		}
 		return d.appendLog(req)
 	}
+	// A private memory goes straight to its topic file even in log mode:
+	// it never enters the index, and the log would lose that it is private.
 	lk, err := d.lock("add")
 	if err != nil {
 		return AddResult{}, err

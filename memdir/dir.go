@@ -88,6 +88,11 @@ func (d *Dir) Init() (bool, error) {
 	if err := d.ensure(); err != nil {
 		return false, err
 	}
+	lk, err := d.lock("init")
+	if err != nil {
+		return false, err
+	}
+	defer lk.Release()
 	ix := filepath.Join(d.Path, IndexFile)
 	if _, err := os.Stat(ix); errors.Is(err, fs.ErrNotExist) {
 		if err := atomicfile.WriteFile(ix, nil, 0o644); err != nil {

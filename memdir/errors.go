@@ -8,6 +8,8 @@ var (
 	ErrNotFound = errors.New("no such topic")
 	// ErrLocked means another process held the lock past the timeout.
 	ErrLocked = errors.New("memory directory is locked")
+	// ErrConflict means a topic changed under an edit.
+	ErrConflict = errors.New("topic changed meanwhile")
 )
 
 // InputError is bad input from the user: nothing was written, and the

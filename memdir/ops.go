@@ -35,6 +35,9 @@ func (d *Dir) Find(ref string) (string, error) {
 			return ref, nil
 		}
 	}
+	if !d.Exists() {
+		return "", &InputError{Msg: fmt.Sprintf("no memory yet at %s: `memdir add` or `memdir init` creates it", d.Path), Err: ErrNotFound}
+	}
 	files, err := d.TopicFiles()
 	if err != nil {
 		return "", err
@@ -103,17 +106,28 @@ func (d *Dir) Remove(file string) error {
 // Replace validates new content for a topic file (after an edit), writes
 // it with a fresh modified stamp when the content changed, and brings its
 // index line in step. It returns the parsed topic.
-func (d *Dir) Replace(file string, data []byte) (*Topic, bool, error) {
+//
+// base, when not nil, is the content the new one was made from (the copy
+// an editor opened): if the file no longer holds it, another process
+// changed or removed the topic meanwhile, and Replace refuses rather than
+// lose that change.
+func (d *Dir) Replace(file string, base, data []byte) (*Topic, bool, error) {
 	t, err := ParseTopic(file, data)
 	if err != nil {
 		return nil, false, &InputError{Msg: err.Error(), Err: err}
+	}
+	if err := validateTopic(t); err != nil {
+		return nil, false, err
 	}
 	lk, err := d.lock("edit")
 	if err != nil {
 		return nil, false, err
 	}
 	defer lk.Release()
-	old, _ := os.ReadFile(filepath.Join(d.Path, file))
+	old, readErr := os.ReadFile(filepath.Join(d.Path, file))
+	if base != nil && (readErr != nil || string(old) != string(base)) {
+		return nil, false, &InputError{Msg: fmt.Sprintf("%s was changed or removed by someone else while you edited it", file), Err: ErrConflict}
+	}
 	changed := string(old) != string(data)
 	if changed {
 		t.Modified = d.now()
@@ -188,11 +202,20 @@ func (d *Dir) rewriteIndex(what string, fn func(ix *index.Index, old []byte, met
 // not be parsed are returned as problems and left out.
 func (d *Dir) Rebuild() ([]Problem, error) {
 	return d.rewriteIndex("index --rebuild", func(ix *index.Index, old []byte, metas []index.Meta) error {
+		// Every topic gets its line in MEMORY.md again, so the overflow
+		// indexes of an earlier --fit go, after the new index is written.
+		before := d.indexPaths()
 		data, err := d.writeIndex(index.Rebuild(ix, metas), old)
-		if err != nil || string(data) == string(old) {
+		if err != nil {
 			return err
 		}
-		return d.Changed(Change{Paths: []string{IndexFile}, Message: "index --rebuild"})
+		if err := d.removeOverflow(nil); err != nil {
+			return err
+		}
+		if string(data) == string(old) && len(before) == 1 {
+			return nil
+		}
+		return d.Changed(Change{Paths: before, Message: "index --rebuild"})
 	})
 }
 
@@ -201,12 +224,18 @@ func (d *Dir) Rebuild() ([]Problem, error) {
 // touched.
 func (d *Dir) Fit() ([]Problem, error) {
 	return d.rewriteIndex("index --fit", func(ix *index.Index, old []byte, metas []index.Meta) error {
+		// New overflow indexes first, then MEMORY.md, then the stale
+		// overflow indexes: a crash in between leaves an entry listed
+		// twice at worst, never in neither.
 		before := d.indexPaths()
 		main, overflow := index.Fit(ix, metas, index.DefaultCaps)
 		if err := d.writeOverflow(overflow); err != nil {
 			return err
 		}
 		if _, err := d.writeIndex(main, old); err != nil {
+			return err
+		}
+		if err := d.removeOverflow(overflow); err != nil {
 			return err
 		}
 		paths := append(before, d.indexPaths()[1:]...)
@@ -226,20 +255,8 @@ func dedupe(list []string) []string {
 	return out
 }
 
-// writeOverflow writes one overflow index per type that has entries and
-// removes those of types that no longer overflow.
+// writeOverflow writes one overflow index per type that has entries.
 func (d *Dir) writeOverflow(overflow map[typesx.Type][]index.Entry) error {
-	ents, err := os.ReadDir(d.Path)
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		if t, ok := index.IsOverflowFile(e.Name()); ok && len(overflow[t]) == 0 {
-			if err := os.Remove(filepath.Join(d.Path, e.Name())); err != nil {
-				return writeErr(d.Path, err)
-			}
-		}
-	}
 	for t, entries := range overflow {
 		if len(entries) == 0 {
 			continue
@@ -247,6 +264,19 @@ func (d *Dir) writeOverflow(overflow map[typesx.Type][]index.Entry) error {
 		path := filepath.Join(d.Path, index.OverflowFile(t))
 		if err := atomicfile.WriteFile(path, index.RenderOverflow(t, entries), 0o644); err != nil {
 			return writeErr(d.Path, err)
+		}
+	}
+	return nil
+}
+
+// removeOverflow removes the overflow indexes of the types that have no
+// entries in overflow (all of them when overflow is nil).
+func (d *Dir) removeOverflow(overflow map[typesx.Type][]index.Entry) error {
+	for _, name := range d.indexPaths()[1:] {
+		if t, _ := index.IsOverflowFile(name); len(overflow[t]) == 0 {
+			if err := os.Remove(filepath.Join(d.Path, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return writeErr(d.Path, err)
+			}
 		}
 	}
 	return nil

@@ -165,6 +165,16 @@ func (ws *workspace) claim() error {
 	if ws.loc.Source != canonical.SourceDefault {
 		return nil
 	}
+	if err := canonical.CheckRoot(ws.loc.Dir, ws.loc.Root); err != nil || ws.dir.Exists() && rootRecorded(ws.loc.Dir) {
+		return err
+	}
+	// Two roots with one slug may both try to claim a new directory: the
+	// lock makes one of them see the other's claim.
+	lk, err := ws.dir.Lock("claim root")
+	if err != nil {
+		return err
+	}
+	defer lk.Release()
 	return canonical.ClaimRoot(ws.loc.Dir, ws.loc.Root)
 }
 
@@ -245,4 +255,10 @@ func longRunning() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(100)
 	}
+}
+
+// rootRecorded reports whether a memory directory already names its root.
+func rootRecorded(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(canonical.RootFile)))
+	return err == nil
 }

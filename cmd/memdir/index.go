@@ -36,7 +36,6 @@ Examples:
 	f.BoolVar(&opts.check, "check", false, "check the index against the topic files")
 	f.BoolVar(&opts.rebuild, "rebuild", false, "rebuild the index from the topic files")
 	f.BoolVar(&opts.fit, "fit", false, "fit the index under 70% of its caps")
-	cmd.MarkFlagsMutuallyExclusive("check", "rebuild", "fit")
 	return cmd
 }
 
@@ -67,6 +66,9 @@ func entriesJSON(entries []index.Entry) []entryJSON {
 }
 
 func runIndex(a *app, opts indexOptions) error {
+	if n := btoi(opts.check) + btoi(opts.rebuild) + btoi(opts.fit); n > 1 {
+		return usagef("--check, --rebuild and --fit go one at a time")
+	}
 	ws, err := a.workspace()
 	if err != nil {
 		return err
@@ -113,4 +115,11 @@ func runIndex(a *app, opts indexOptions) error {
 	}
 	_, err = fmt.Fprint(a.out, v.Text)
 	return err
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -64,7 +64,7 @@ func runRestore(a *app, opts restoreOptions, ref string) error {
 			return hook(c)
 		}
 	}
-	_, changed, err := ws.dir.Replace(file, data)
+	_, changed, err := ws.dir.Replace(file, nil, data)
 	if err != nil {
 		return err
 	}
