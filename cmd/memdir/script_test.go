@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os/exec"
-	"strconv"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
