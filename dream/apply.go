@@ -89,8 +89,8 @@ func (a *applier) remove(rel string) error {
 }
 
 // apply makes every change of j, in order: topics, archive moves,
-// removals, then the index, the report and the state. It then removes the
-// journal.
+// removals, then the index, the report and the state. The caller removes
+// the journal once the change is also committed.
 func (a *applier) apply(j *journal) error {
 	if err := a.writeAll(j.Writes); err != nil {
 		return err
@@ -110,7 +110,7 @@ func (a *applier) apply(j *journal) error {
 			return err
 		}
 	}
-	return a.remove(journalPath)
+	return nil
 }
 
 // writers is how many topic files are written at once: their fsyncs

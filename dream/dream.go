@@ -136,6 +136,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) {
 	d := opts.Dir
 	app := &applier{dir: d.Path, crashAfter: int64(opts.CrashAfter)}
+	var notes []string
 	if !opts.DryRun {
 		cleanTemps(d.Path)
 		j, err := readJournal(d.Path)
@@ -143,12 +144,11 @@ func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) 
 			return nil, err
 		}
 		if j != nil {
-			if err := app.apply(j); err != nil {
-				return nil, fmt.Errorf("finish the dream a crash interrupted: %w", err)
-			}
-			if err := d.Changed(memdir.Change{Paths: j.Paths, Message: j.Message + " (finished after a crash)"}); err != nil {
+			note, err := finishCrashed(d, app, j)
+			if err != nil {
 				return nil, err
 			}
+			notes = append(notes, note...)
 		}
 	}
 	s, err := gather(d)
@@ -158,6 +158,7 @@ func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) 
 	now := opts.now()
 	rep := newReport(d.Path, now, opts)
 	rep.EntriesRead = len(s.entries)
+	rep.Problems = append(rep.Problems, notes...)
 	rep.Problems = append(rep.Problems, s.problems...)
 	p := &planner{d: d, s: s, now: now, rep: rep, archive: map[string]bool{}}
 	if opts.Distiller == "" || len(s.entries) == 0 {
@@ -189,7 +190,31 @@ func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) 
 	if err := app.apply(p.j); err != nil {
 		return nil, err
 	}
-	return rep, d.Changed(memdir.Change{Paths: p.j.Paths, Message: p.j.Message})
+	// Commit before the journal goes: killed in between, the next dream
+	// finds the journal, whose writes are all done, and commits again.
+	if err := d.Changed(memdir.Change{Paths: p.j.Paths, Message: p.j.Message}); err != nil {
+		return nil, err
+	}
+	return rep, app.remove(journalPath)
+}
+
+// finishCrashed completes the dream a crash interrupted, unless someone
+// changed one of its files since: then finishing it would overwrite that
+// change, so the leftover journal is dropped instead. Either way nothing
+// is lost: the entries its state did not record are distilled again by
+// this dream, and merging what a topic already says adds nothing.
+func finishCrashed(d *memdir.Dir, app *applier, j *journal) ([]string, error) {
+	if f := conflict(d.Path, j); f != "" {
+		note := fmt.Sprintf("a dream interrupted by a crash was not finished: %s changed since; its entries are distilled again", f)
+		return []string{note}, app.remove(journalPath)
+	}
+	if err := app.apply(j); err != nil {
+		return nil, fmt.Errorf("finish the dream a crash interrupted: %w", err)
+	}
+	if err := d.Changed(memdir.Change{Paths: j.Paths, Message: j.Message + " (finished after a crash)"}); err != nil {
+		return nil, err
+	}
+	return nil, app.remove(journalPath)
 }
 
 func newReport(dir string, now time.Time, opts *Options) *Report {

@@ -1,6 +1,8 @@
 package dream
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -114,6 +116,10 @@ type journal struct {
 type fileOp struct {
 	Path string `json:"path"`
 	Data string `json:"data"`
+	// Before is the digest of the file as the dream found it (absent when
+	// it did not exist), so that a replay can tell a file the dream had
+	// not reached yet from one someone changed after the crash.
+	Before string `json:"before"`
 }
 
 type moveOp struct {
@@ -144,6 +150,11 @@ func writeJournal(dir string, j *journal) error {
 	if err := os.MkdirAll(filepath.Join(dir, stateDir), 0o755); err != nil {
 		return fmt.Errorf("write dream journal: %w", err)
 	}
+	for _, ops := range [][]fileOp{j.Writes, j.Last} {
+		for i := range ops {
+			ops[i].Before = digestOf(filepath.Join(dir, filepath.FromSlash(ops[i].Path)))
+		}
+	}
 	data, err := json.Marshal(j)
 	if err != nil {
 		return fmt.Errorf("encode dream journal: %w", err)
@@ -170,4 +181,37 @@ func Distilled(dir string, entries []dailylog.Entry) ([]bool, error) {
 		out[i] = n < s.Logs[e.File][e.Hash]
 	}
 	return out, nil
+}
+
+// absent is the digest of a file that does not exist.
+const absent = "absent"
+
+// digestOf is the SHA-256 of a file's content, or absent.
+func digestOf(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return absent
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// conflict returns the first file of a leftover journal that someone
+// changed after the crash: it holds neither what the dream found nor what
+// it meant to write. Finishing that journal would overwrite the change.
+func conflict(dir string, j *journal) string {
+	for _, ops := range [][]fileOp{j.Writes, j.Last} {
+		for _, op := range ops {
+			path := filepath.Join(dir, filepath.FromSlash(op.Path))
+			cur := digestOf(path)
+			if cur == op.Before {
+				continue
+			}
+			sum := sha256.Sum256([]byte(op.Data))
+			if cur != hex.EncodeToString(sum[:]) {
+				return op.Path
+			}
+		}
+	}
+	return ""
 }
