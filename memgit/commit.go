@@ -13,6 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/memdir/memdir/secrets"
 )
 
 // Result is what a commit recorded.
@@ -118,6 +120,13 @@ func (r *Repo) writeBlob(abs string, fi fs.FileInfo) (staged, error) {
 	data, mode, err := readWorkFile(abs, fi)
 	if err != nil {
 		return staged{}, fmt.Errorf("read %s: %w", abs, err)
+	}
+	// Checked before the blob is stored: a secret must not reach even
+	// .git/objects. (Files of 64 KB and more, MEMORY.md of a huge memory,
+	// are streamed unread; memdir only writes titles and hooks there.)
+	if found := secrets.Scan(string(data)); len(found) > 0 && fi.Mode().IsRegular() {
+		rel, _ := filepath.Rel(r.top, abs)
+		return staged{}, &RefusedError{Reason: fmt.Sprintf("%s:%d looks like it holds a %s; memdir never commits secrets: remove it", filepath.ToSlash(rel), found[0].Line, found[0].Kind)}
 	}
 	h, err := r.storeObject(plumbing.BlobObject, data)
 	if err != nil {

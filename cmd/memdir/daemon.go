@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/settings"
@@ -205,6 +206,9 @@ func (a *app) dreamTargets(ws *workspace, opts daemonOptions) ([]dream.Target, e
 		if to := s.Duration("lock.timeout"); to > 0 {
 			d.LockTimeout = to
 		}
+		// Each directory's dreams are committed as its own commands'
+		// changes are.
+		a.installGitHook(&workspace{loc: canonical.Location{Dir: dir, Root: root}, settings: s, dir: d})
 		out = append(out, a.target(d, s, opts))
 	}
 	return out, nil
