@@ -112,14 +112,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return nil, err // fail fast, before waiting for the sidecar lock
 		}
 	}
+	if opts.DryRun {
+		// A dry run writes nothing, not even the lock's holder note; it
+		// reads a directory that a concurrent writer may be changing,
+		// which for a preview is fine.
+		return run(ctx, &opts, nil)
+	}
 	lk, err := d.Lock("dream")
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = lk.Release() }()
-	if opts.DryRun {
-		return run(ctx, &opts, nil)
-	}
 	cl, err := acquireConsolidate(d.Path, opts.wall())
 	if err != nil {
 		return nil, err

@@ -43,6 +43,11 @@ func ParseSchedule(spec string) (sched cron.Schedule, err error) {
 			sched, err = nil, &ScheduleError{Spec: spec, Msg: fmt.Sprint("not a schedule (", r, ")")}
 		}
 	}()
+	if every, ok := strings.CutPrefix(spec, "@every "); ok {
+		if d, err := time.ParseDuration(strings.TrimSpace(every)); err == nil && d <= 0 {
+			return nil, &ScheduleError{Spec: spec, Msg: "an interval must be positive"}
+		}
+	}
 	sched, err = cron.ParseStandard(spec)
 	if err != nil {
 		return nil, &ScheduleError{Spec: spec, Msg: err.Error()}
