@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/settings"
 )
@@ -55,7 +56,8 @@ func exitCode(err error) int {
 	case err == nil:
 		return 0
 	case errors.As(err, &ue), memdir.IsInput(err), errors.As(err, &mismatch),
-		errors.As(err, &invalid), errors.As(err, &syntax), errors.As(err, &unknown):
+		errors.As(err, &invalid), errors.As(err, &syntax), errors.As(err, &unknown),
+		errors.Is(err, dailylog.ErrInvalidDate):
 		return 2
 	}
 	return 1
