@@ -136,3 +136,17 @@ func lower(s string) string {
 	}
 	return s
 }
+
+// flagBefore reports whether the word before s is a command-line option
+// such as --since or -d, whose argument the phrase would be.
+func flagBefore(text string, s int) bool {
+	k := skipBlanksBack(text, s)
+	if k == s {
+		return false // no blank: the phrase is glued to what precedes it
+	}
+	e := k
+	for k > 0 && text[k-1] != ' ' && text[k-1] != '\t' && text[k-1] != '\n' {
+		k--
+	}
+	return e-k >= 2 && text[k] == '-' && (isAlnum(text[k+1]) || text[k+1] == '-')
+}

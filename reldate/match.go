@@ -85,6 +85,9 @@ func (s *scanner) matchAt(i, j int) (int, string, bool) {
 		overlaps(s.prot, i, end), dateAfter(s.text, end),
 		r.weekday && dateBefore(s.text, i),
 		(first == "next" || first == "last") && prev == "the",
+		// "the tomorrow flag" names a thing, and "--since yesterday" is
+		// a command's argument: neither is a date to pin down.
+		prev == "the" || prev == "a" || prev == "an", flagBefore(s.text, i),
 		isNum && vague[prev]:
 		return 0, "", false
 	}

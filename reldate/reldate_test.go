@@ -151,6 +151,10 @@ var rewriteCases = []rewriteCase{
 
 // negatives are left exactly as they are (ref fri).
 var negatives = []string{
+	"The tomorrow flag in the config is deprecated.",
+	"a today view",
+	"Run the script with --since yesterday to see it.",
+	"use -d today for the current day",
 	"soon", "later", "next time", "next release", "a while ago",
 	"a few days ago", "several weeks ago", "in 3 hours", "an hour ago",
 	"at the end of the day", "todays", "Fridayish", "nextThursday",
