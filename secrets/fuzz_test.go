@@ -61,6 +61,11 @@ func FuzzScan(f *testing.F) {
 func FuzzScanMatchesNaive(f *testing.F) {
 	addSeeds(f, []string{"x-.000000000.ACCESS_KEY=" + hexs(40, 70)})
 	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 4<<10 {
+			// The plain regexps over a long text are what Scan exists to
+			// avoid; at fuzzing rates they would stall the run.
+			t.Skip()
+		}
 		got := scan(text)
 		for _, m := range naive(text) {
 			i := sort.Search(len(got), func(i int) bool { return got[i].end > m.start })
