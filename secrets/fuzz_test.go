@@ -83,8 +83,17 @@ func naive(text string) []match {
 	table, _ := detectors()
 	for prio := range table {
 		p := table[prio]
+		atWord := p.atWord
 		p.atWord = false
-		cands = p.appendMatches(cands, text, window{0, len(text)}, prio)
+		for _, m := range p.appendMatches(nil, text, window{0, len(text)}, prio) {
+			// A key starts a word, or follows a '.' or '-' inside one
+			// (x-.db.password=); "bypass=" holds no "pass=" key, and
+			// "0AWSSECRETKEY=" no "AWSSECRETKEY=" one.
+			if atWord && m.start > 0 && keySet[text[m.start-1]] && text[m.start-1] != '.' && text[m.start-1] != '-' {
+				continue
+			}
+			cands = append(cands, m)
+		}
 	}
 	return resolve(cands)
 }
