@@ -207,11 +207,30 @@ func (d *Dir) Read(file string) (*Topic, error) {
 // returned as problems; the rest are returned sorted by type order, then
 // name.
 func (d *Dir) List() ([]*Topic, []Problem, error) {
-	files, err := d.TopicFiles()
+	snap, err := d.snapshot(false)
 	if err != nil {
 		return nil, nil, err
 	}
+	return snap.topics, snap.problems, nil
+}
+
+// snapshot is every topic file read once: the names, the parsed topics
+// (sorted), the problems, and, when asked for, each file's raw bytes.
+type snapshot struct {
+	files    []string
+	raw      map[string][]byte
+	topics   []*Topic
+	problems []Problem
+}
+
+// snapshot reads and parses every topic file, several at a time.
+func (d *Dir) snapshot(keepRaw bool) (*snapshot, error) {
+	files, err := d.TopicFiles()
+	if err != nil {
+		return nil, err
+	}
 	topics := make([]*Topic, len(files))
+	raws := make([][]byte, len(files))
 	errs := make([]error, len(files))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -220,7 +239,10 @@ func (d *Dir) List() ([]*Topic, []Problem, error) {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				topics[i], errs[i] = d.Read(files[i])
+				raws[i], errs[i] = os.ReadFile(filepath.Join(d.Path, files[i]))
+				if errs[i] == nil {
+					topics[i], errs[i] = ParseTopic(files[i], raws[i])
+				}
 			}
 		}()
 	}
@@ -229,22 +251,28 @@ func (d *Dir) List() ([]*Topic, []Problem, error) {
 	}
 	close(work)
 	wg.Wait()
-	var out []*Topic
-	var problems []Problem
+	snap := &snapshot{files: files}
+	if keepRaw {
+		snap.raw = make(map[string][]byte, len(files))
+	}
 	for i, t := range topics {
+		if keepRaw && raws[i] != nil {
+			snap.raw[files[i]] = raws[i]
+		}
 		if errs[i] != nil {
-			problems = append(problems, problemOf(files[i], errs[i]))
+			snap.problems = append(snap.problems, problemOf(files[i], errs[i]))
 			continue
 		}
-		out = append(out, t)
+		snap.topics = append(snap.topics, t)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if ri, rj := out[i].Type.Rank(), out[j].Type.Rank(); ri != rj {
+	sort.SliceStable(snap.topics, func(i, j int) bool {
+		ti, tj := snap.topics[i], snap.topics[j]
+		if ri, rj := ti.Type.Rank(), tj.Type.Rank(); ri != rj {
 			return ri < rj
 		}
-		return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name)
+		return strings.ToLower(ti.Name) < strings.ToLower(tj.Name)
 	})
-	return out, problems, nil
+	return snap, nil
 }
 
 // readIndex parses MEMORY.md; a missing index is an empty one.

@@ -50,24 +50,20 @@ func levelOf(p index.Problem) string {
 // links, topics missing from the index, duplicate lines, long lines,
 // content that is not an entry and an index over its caps.
 func (d *Dir) CheckIndex() ([]Finding, error) {
-	topics, _, err := d.List()
+	snap, err := d.snapshot(false)
 	if err != nil {
 		return nil, err
 	}
-	return d.checkIndex(topics)
-}
-
-func (d *Dir) checkIndex(topics []*Topic) ([]Finding, error) {
 	_, data, err := d.readIndex()
 	if err != nil {
 		return nil, err
 	}
-	files, err := d.TopicFiles()
-	if err != nil {
-		return nil, err
-	}
+	return d.checkIndex(snap, data)
+}
+
+func (d *Dir) checkIndex(snap *snapshot, data []byte) ([]Finding, error) {
 	private := map[string]bool{}
-	for _, t := range topics {
+	for _, t := range snap.topics {
 		if t.Private {
 			private[t.File] = true
 		}
@@ -77,7 +73,7 @@ func (d *Dir) checkIndex(topics []*Topic) ([]Finding, error) {
 		return nil, err
 	}
 	var out []Finding
-	for _, p := range index.Check(data, index.Disk{Topics: files, Overflow: overflow}, index.DefaultCaps) {
+	for _, p := range index.Check(data, index.Disk{Topics: snap.files, Overflow: overflow}, index.DefaultCaps) {
 		if p.Kind == index.KindOrphan && private[p.File] {
 			continue // private topics stay out of the index on purpose
 		}
@@ -113,36 +109,30 @@ func (d *Dir) readOverflow() (map[string][]byte, error) {
 // Lint checks everything: the index, every topic file's frontmatter, and
 // secrets already on disk. It reads every file once.
 func (d *Dir) Lint() ([]Finding, error) {
-	topics, problems, err := d.List()
+	snap, err := d.snapshot(true)
+	if err != nil {
+		return nil, err
+	}
+	ix, data, err := d.readIndex()
 	if err != nil {
 		return nil, err
 	}
 	var out []Finding
-	for _, p := range problems {
+	for _, p := range snap.problems {
 		out = append(out, Finding{Kind: "frontmatter", Level: LevelError, File: p.File, Line: p.Line, Msg: p.Msg})
 	}
-	ixFindings, err := d.checkIndex(topics)
+	ixFindings, err := d.checkIndex(snap, data)
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, ixFindings...)
-	files, err := d.TopicFiles()
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range append(files, IndexFile) {
-		data, err := os.ReadFile(filepath.Join(d.Path, f))
-		if err != nil {
-			continue // missing index; unreadable topics were reported above
-		}
-		for _, s := range secrets.Scan(string(data)) {
+	snap.raw[IndexFile] = data
+	for _, f := range append(snap.files, IndexFile) {
+		for _, s := range secrets.Scan(string(snap.raw[f])) {
 			out = append(out, Finding{Kind: "secret", Level: LevelError, File: f, Line: s.Line, Msg: fmt.Sprintf("looks like a %s (%s): remove it from memory", s.Kind, s.Redacted)})
 		}
 	}
-	ix, _, err := d.readIndex()
-	if err != nil {
-		return nil, err
-	}
+	topics := snap.topics
 	for _, t := range topics {
 		if _, listed := ix.Lookup(t.File); listed && t.Private {
 			out = append(out, Finding{Kind: "private", Level: LevelError, File: IndexFile, Msg: fmt.Sprintf("lists the private topic %s, which agents must not see: remove the line", t.File)})

@@ -264,3 +264,14 @@ func rootRecorded(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(canonical.RootFile)))
 	return err == nil
 }
+
+// findTopic resolves the workspace and the topic file a person named by
+// file name, topic name or slug.
+func (a *app) findTopic(ref string) (*workspace, string, error) {
+	ws, err := a.workspace()
+	if err != nil {
+		return nil, "", err
+	}
+	file, err := ws.dir.Find(ref)
+	return ws, file, err
+}

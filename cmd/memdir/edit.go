@@ -39,11 +39,7 @@ Examples:
 }
 
 func runEdit(a *app, opts editOptions, ref string) error {
-	ws, err := a.workspace()
-	if err != nil {
-		return err
-	}
-	file, err := ws.dir.Find(ref)
+	ws, file, err := a.findTopic(ref)
 	if err != nil {
 		return err
 	}

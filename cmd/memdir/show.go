@@ -23,11 +23,7 @@ Examples:
 }
 
 func runShow(a *app, ref string) error {
-	ws, err := a.workspace()
-	if err != nil {
-		return err
-	}
-	file, err := ws.dir.Find(ref)
+	ws, file, err := a.findTopic(ref)
 	if err != nil {
 		return err
 	}
