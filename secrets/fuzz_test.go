@@ -92,6 +92,10 @@ func naive(text string) []match {
 			if atWord && m.start > 0 && keySet[text[m.start-1]] && text[m.start-1] != '.' && text[m.start-1] != '-' {
 				continue
 			}
+			// Scan looks at most maxAssignLen past a key for its value.
+			if atWord && m.end-m.start > maxAssignLen {
+				continue
+			}
 			cands = append(cands, m)
 		}
 	}
