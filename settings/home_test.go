@@ -25,9 +25,12 @@ func TestHome(t *testing.T) {
 			f.env["MEMDIR_HOME"] = "/env"
 			f.flags = map[string]string{"home": "/flag"}
 		}, func(f *fixture) string { return "/flag" }, Flag},
-		{"relative project value is relative to root", func(t *testing.T, f *fixture) {
+		{"relative local value is relative to root", func(t *testing.T, f *fixture) {
+			f.write(t, Local, "home: .mh\n")
+		}, func(f *fixture) string { return filepath.Join(f.root, ".mh") }, Local},
+		{"untrusted project value ignored", func(t *testing.T, f *fixture) {
 			f.write(t, Project, "home: .mh\n")
-		}, func(f *fixture) string { return filepath.Join(f.root, ".mh") }, Project},
+		}, func(f *fixture) string { return filepath.Join(f.userHome, ".memdir") }, Default},
 		{"managed", func(t *testing.T, f *fixture) { f.write(t, Managed, "home: /srv/memdir\n") },
 			func(f *fixture) string { return "/srv/memdir" }, Managed},
 		{"user file ignored", func(t *testing.T, f *fixture) { f.write(t, User, "home: /elsewhere\n") },
@@ -55,7 +58,7 @@ func TestUserFileHomeWarning(t *testing.T) {
 	f := newFixture(t)
 	path := f.write(t, User, "mode: log\nhome: /elsewhere\n")
 	s := f.load(t)
-	want := []Warning{{File: path, Line: 2, Message: "home is ignored in the user settings file, which lives in home; set MEMDIR_HOME or home in the managed or project settings"}}
+	want := []Warning{{File: path, Line: 2, Message: "home is ignored in the user settings file, which lives in home; set MEMDIR_HOME, or home in the managed or local settings"}}
 	if diff := cmp.Diff(want, s.Warnings()); diff != "" {
 		t.Errorf("warnings mismatch (-want +got):\n%s", diff)
 	}

@@ -46,6 +46,11 @@ type Settings struct {
 	locked   map[string]bool
 	profiles map[string]*profile
 	files    [Flag + 1]string
+	// trustHome is the home decided without the project file: where the
+	// trust list is.
+	trustHome string
+	// ignored lists the project settings dropped for want of trust.
+	ignored []Ignored
 }
 
 // Load resolves every setting. It fails with an *InvalidError for a value a
@@ -82,6 +87,10 @@ func Load(opts Options) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The trust list lives in a home the project file cannot move.
+	s.apply(managed, local, env, flags)
+	s.trustHome = s.Home()
+	s.distrust(project)
 	// Home first, without the user file: the user file lives in home.
 	s.apply(managed, project, local, env, flags)
 	s.files[User] = filepath.Join(s.Home(), UserFile)
@@ -90,11 +99,25 @@ func Load(opts Options) (*Settings, error) {
 		return nil, err
 	}
 	if e, ok := user.values["home"]; ok {
-		user.warn(e.line, "home is ignored in the user settings file, which lives in home; set MEMDIR_HOME or home in the managed or project settings")
+		user.warn(e.line, "home is ignored in the user settings file, which lives in home; set MEMDIR_HOME, or home in the managed or local settings")
 		delete(user.values, "home")
 	}
 	s.apply(managed, user, project, local, env, flags)
+	if len(s.ignored) > 0 {
+		s.warnings = append(s.warnings, untrustedNotice(project.file, s.ignored))
+	}
 	return s, nil
+}
+
+// distrust drops the settings of the project layer that run a command or
+// widen access unless the person trusts the file as it is.
+func (s *Settings) distrust(project *layerData) {
+	ignored := project.sensitive(s.opts.Root, s.userHome())
+	if len(ignored) == 0 || IsTrusted(s.trustHome, s.opts.Root, project.raw) {
+		return
+	}
+	s.ignored = ignored
+	project.drop(ignored)
 }
 
 func managedPath(getenv func(string) string) string {
@@ -254,6 +277,15 @@ func (s *Settings) All() []Value {
 
 // Warnings returns the problems found while loading, in layer order.
 func (s *Settings) Warnings() []Warning { return append([]Warning(nil), s.warnings...) }
+
+// Ignored returns the project settings that were not honoured because the
+// project's settings file is not trusted.
+func (s *Settings) Ignored() []Ignored { return append([]Ignored(nil), s.ignored...) }
+
+// TrustHome returns the home that holds the trust list: home as the
+// managed, local, environment and flag layers decide it, never the project
+// file, which must not choose where its own trust is recorded.
+func (s *Settings) TrustHome() string { return s.trustHome }
 
 // Locked reports whether the managed file locks key, so that `config set`
 // can refuse to write it.

@@ -26,6 +26,8 @@ type layerData struct {
 	profiles []*yaml.Node // mapping nodes, in file order
 	locked   map[string]entry
 	warnings []Warning
+	// raw is the file's content, which trust is recorded against.
+	raw []byte
 }
 
 func newLayerData(layer Layer, file string) *layerData {
@@ -38,6 +40,7 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // nothing. Unknown keys become warnings; invalid values an *InvalidError.
 func parseFile(layer Layer, file string, data []byte) (*layerData, error) {
 	d := newLayerData(layer, file)
+	d.raw = data
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, yamlError(file, err)
@@ -147,6 +150,25 @@ func (d *layerData) readLocked(vn *yaml.Node) {
 			continue
 		}
 		d.locked[it.Value] = entry{line: it.Line}
+	}
+}
+
+// drop removes the ignored settings from the layer: values by key, and
+// profiles (keys "profiles.NAME") from their mappings.
+func (d *layerData) drop(ignored []Ignored) {
+	gone := map[string]bool{}
+	for _, ig := range ignored {
+		gone[ig.Key] = true
+		delete(d.values, ig.Key)
+	}
+	for i, m := range d.profiles {
+		kept := &yaml.Node{Kind: yaml.MappingNode, Line: m.Line}
+		for j := 0; j+1 < len(m.Content); j += 2 {
+			if kn := m.Content[j]; kn.Kind == yaml.ScalarNode && !gone[ProfilesKey+"."+kn.Value] {
+				kept.Content = append(kept.Content, kn, m.Content[j+1])
+			}
+		}
+		d.profiles[i] = kept
 	}
 }
 

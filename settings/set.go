@@ -42,15 +42,22 @@ func Set(path, key, value string) error {
 	if err != nil {
 		return fmt.Errorf("set %s: %w", key, err)
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("set %s: %w", key, err)
+	}
+	// Concurrent sets of different keys must all land: read, change and
+	// write under the lock of the file's directory.
+	unlock, err := lockDir(filepath.Dir(path))
+	if err != nil {
+		return fmt.Errorf("set %s: %w", key, err)
+	}
+	defer unlock()
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("set %s: %w", key, err)
 	}
 	out, err := setBytes(path, data, key, v)
 	if err != nil {
-		return fmt.Errorf("set %s: %w", key, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("set %s: %w", key, err)
 	}
 	return atomicfile.WriteFile(path, out, 0o644)

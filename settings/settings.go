@@ -17,6 +17,12 @@
 // dotted (`dream.schedule: ...`). Unknown keys produce warnings; invalid
 // values make Load fail with the file, the line and the allowed values.
 //
+// The project file is committed with the repository, so it is untrusted:
+// its settings that run a command or reach outside the project
+// (dream.distiller, context.allow_outside_imports, home, a dir outside the
+// root, profiles naming outside paths) are dropped with one warning unless
+// the person trusted the file's current content (Trust, `memdir trust`).
+//
 // The home setting is decided without the user file, because the user file
 // lives inside home: a `home` key in the user file is ignored with a warning.
 //
@@ -110,6 +116,9 @@ type Warning struct {
 	File    string
 	Line    int
 	Message string
+	// Untrusted marks the notice that the project file's sensitive
+	// settings were ignored for want of trust.
+	Untrusted bool
 }
 
 // String renders the warning as "file:line: message".

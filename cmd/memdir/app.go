@@ -31,6 +31,9 @@ type app struct {
 	dirFlag string
 	cwdFlag string
 	json    bool
+	// trusting silences the untrusted-settings notice for `memdir trust`,
+	// which says what it trusts instead.
+	trusting bool
 }
 
 // usageError is a user mistake: bad arguments or input. It exits 2.
@@ -156,7 +159,9 @@ func (a *app) project() (canonical.Repo, *settings.Settings, string, error) {
 		return canonical.Repo{}, nil, "", err
 	}
 	for _, w := range s.Warnings() {
-		a.warn("%s", w)
+		if !(w.Untrusted && a.trusting) {
+			a.warn("%s", w)
+		}
 	}
 	return repo, s, cwd, nil
 }

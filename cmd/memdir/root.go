@@ -84,6 +84,7 @@ Examples:
 		newDiffCmd(a),
 		newRestoreCmd(a),
 		newCommitCmd(a),
+		newTrustCmd(a),
 	)
 	return root
 }
