@@ -52,9 +52,11 @@ Examples:
   memdir add feedback "Testing policy" "Integration tests hit a real database."
   memdir list --type feedback
   memdir index`,
+		Version:       version(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	root.SetVersionTemplate("memdir {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &usageError{msg: err.Error()}
 	})
