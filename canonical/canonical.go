@@ -4,6 +4,11 @@
 // memory directory that follows from the --dir flag, the environment and the
 // settings.
 //
+// canonical is also the one place that finds a working tree's git dirs
+// (FindGitDirs: the .git directory or file, the commondir of a linked
+// worktree) and reads a repository's config (GitDirs.Config, with
+// go-git's config decoder); memgit opens repositories through it.
+//
 // Find reads git's own files (.git, commondir, config) instead of running git
 // or opening the repository, so it costs a few stat calls per directory level
 // and is cheap enough to run at the start of every command. The GIT_DIR and
@@ -12,7 +17,6 @@
 package canonical
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -99,74 +103,26 @@ func resolveStart(path string) (string, error) {
 }
 
 // probe reports whether dir is the top of a working tree and, if so, which.
-// A .git directory without HEAD is not a repository (git skips it too).
 func probe(dir string) (Repo, bool, error) {
-	dotgit := filepath.Join(dir, ".git")
-	fi, err := os.Stat(dotgit)
-	if err != nil {
-		return Repo{}, false, nil
-	}
-	if fi.IsDir() {
-		if !exists(filepath.Join(dotgit, "HEAD")) {
-			return Repo{}, false, nil
-		}
-		return Repo{Root: dir, WorkTree: dir, Kind: KindMain}, true, nil
-	}
-	repo, err := fromGitFile(dir, dotgit)
-	if err != nil {
+	d, found, err := gitDirsAt(dir)
+	if err != nil || !found {
 		return Repo{}, false, err
 	}
-	return repo, true, nil
+	return d.repo(), true, nil
 }
 
-// fromGitFile follows a .git file to its git dir and, for a linked worktree,
-// on to the common dir.
-func fromGitFile(top, file string) (Repo, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return Repo{}, err
+// repo says which kind of working tree d is the git data of and which
+// root it belongs to.
+func (d GitDirs) repo() Repo {
+	switch {
+	case !d.gitFile:
+		return Repo{Root: d.Top, WorkTree: d.Top, Kind: KindMain}
+	case d.linked:
+		return Repo{Root: rootOfCommonDir(d.CommonDir, d.Top), WorkTree: d.Top, Kind: KindLinked}
+	case isSubmoduleGitDir(d.GitDir):
+		return Repo{Root: d.Top, WorkTree: d.Top, Kind: KindSubmodule}
 	}
-	gd, err := parseGitFile(data)
-	if err != nil {
-		return Repo{}, fmt.Errorf("%s: %w", file, err)
-	}
-	gitDir, err := resolveFrom(top, gd)
-	if err != nil {
-		return Repo{}, fmt.Errorf("%s: git dir: %w", file, err)
-	}
-	common, linked, err := commonDir(gitDir)
-	if err != nil {
-		return Repo{}, err
-	}
-	if !linked {
-		kind := KindMain
-		if isSubmoduleGitDir(gitDir) {
-			kind = KindSubmodule
-		}
-		return Repo{Root: top, WorkTree: top, Kind: kind}, nil
-	}
-	return Repo{Root: rootOfCommonDir(common, top), WorkTree: top, Kind: KindLinked}, nil
-}
-
-// commonDir reads gitDir/commondir. Only linked worktrees have one.
-func commonDir(gitDir string) (string, bool, error) {
-	name := filepath.Join(gitDir, "commondir")
-	data, err := os.ReadFile(name)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	p, err := parsePathFile(data)
-	if err != nil {
-		return "", false, fmt.Errorf("%s: %w", name, err)
-	}
-	common, err := resolveFrom(gitDir, p)
-	if err != nil {
-		return "", false, fmt.Errorf("%s: %w", name, err)
-	}
-	return common, true, nil
+	return Repo{Root: d.Top, WorkTree: d.Top, Kind: KindMain}
 }
 
 // rootOfCommonDir names the main worktree of a common dir. The usual common
@@ -178,17 +134,16 @@ func rootOfCommonDir(common, fallback string) string {
 	if filepath.Base(common) == ".git" {
 		return filepath.Dir(common)
 	}
-	data, err := os.ReadFile(filepath.Join(common, "config"))
+	cfg, err := GitDirs{GitDir: common, CommonDir: common}.Config()
 	if err != nil {
 		return fallback
 	}
-	cfg := parseCoreConfig(data)
-	if cfg.worktree != "" {
-		if wt, err := resolveFrom(common, cfg.worktree); err == nil {
+	if wt := cfg.Value("core", "worktree"); wt != "" {
+		if wt, err := resolveFrom(common, wt); err == nil {
 			return wt
 		}
 	}
-	if cfg.bare {
+	if cfg.Bool("core", "bare", false) {
 		return common
 	}
 	return fallback

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	format "github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -201,30 +202,63 @@ func TestOneDirPerProject(t *testing.T) {
 	}
 }
 
-func TestParseCoreConfig(t *testing.T) {
+func TestGitConfig(t *testing.T) {
 	tests := []struct {
-		name, in string
-		want     coreConfig
+		name, in, worktree string
+		bare, err          bool
 	}{
-		{"submodule", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ../../../libsub\n", coreConfig{worktree: "../../../libsub"}},
-		{"bare", "[core]\n\tbare = true\n", coreConfig{bare: true}},
-		{"bare without value", "[core]\n\tbare\n", coreConfig{bare: true}},
-		{"case and spacing", "[CORE]\n  WorkTree=  /a b  \n", coreConfig{worktree: "/a b"}},
-		{"quoted with escapes", "[core]\nworktree = \"/a; b\\\"c\\\\d\" # comment\n", coreConfig{worktree: `/a; b"c\d`}},
-		{"comment ends value", "[core]\nworktree = /x ; note\n", coreConfig{worktree: "/x"}},
-		{"line continuation", "[core]\nworktree = /x\\\n/y\n", coreConfig{worktree: "/x/y"}},
-		{"other section", "[remote \"core\"]\nworktree = /no\n[core \"x\"]\nworktree = /no\n", coreConfig{}},
-		{"key on header line", "[core] worktree = /w\n", coreConfig{worktree: "/w"}},
-		{"last wins", "[core]\nworktree = /a\n[user]\nname = x\n[core]\nworktree = /b\n", coreConfig{worktree: "/b"}},
-		{"unterminated quote", "[core]\nworktree = \"/a\n", coreConfig{}},
-		{"bad escape", "[core]\nworktree = /a\\q\n", coreConfig{}},
-		{"crlf", "[core]\r\n\tworktree = /w\r\n", coreConfig{worktree: "/w"}},
+		{name: "submodule", in: "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ../../../libsub\n", worktree: "../../../libsub"},
+		{name: "bare", in: "[core]\n\tbare = true\n", bare: true},
+		{name: "bare without value", in: "[core]\n\tbare\n", bare: true},
+		{name: "bare as a number", in: "[core]\n\tbare = 1\n", bare: true},
+		{name: "case and spacing", in: "[CORE]\n  WorkTree=  /a b  \n", worktree: "/a b"},
+		{name: "quoted with escapes", in: "[core]\nworktree = \"/a; b\\\"c\\\\d\" # comment\n", worktree: `/a; b"c\d`},
+		{name: "comment ends value", in: "[core]\nworktree = /x ; note\n", worktree: "/x"},
+		{name: "other section", in: "[remote \"core\"]\nworktree = /no\n[core \"x\"]\nworktree = /no\n"},
+		// git accepts a key on the header line; go-git's decoder does
+		// not, which costs only the fallback root.
+		{name: "key on header line", in: "[core] worktree = /w\n", err: true},
+		{name: "last wins", in: "[core]\nworktree = /a\n[user]\nname = x\n[core]\nworktree = /b\n", worktree: "/b"},
+		{name: "unterminated quote", in: "[core]\nworktree = \"/a\n", err: true},
+		{name: "bad escape", in: "[core]\nworktree = /a\\q\n", err: true},
+		{name: "crlf", in: "[core]\r\n\tworktree = /w\r\n", worktree: "/w"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := parseCoreConfig([]byte(tc.in))
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(coreConfig{})); diff != "" {
-				t.Errorf("parseCoreConfig(%q) mismatch (-want +got):\n%s", tc.in, diff)
+			cfg := GitConfig{Raw: format.New()}
+			err := cfg.decode("config", []byte(tc.in))
+			if (err != nil) != tc.err {
+				t.Fatalf("decode(%q) error = %v, want error %v", tc.in, err, tc.err)
+			}
+			if got := cfg.Value("core", "worktree"); err == nil && got != tc.worktree {
+				t.Errorf("core.worktree of %q = %q, want %q", tc.in, got, tc.worktree)
+			}
+			if got := cfg.Bool("core", "bare", false); err == nil && got != tc.bare {
+				t.Errorf("core.bare of %q = %v, want %v", tc.in, got, tc.bare)
+			}
+		})
+	}
+}
+
+// TestConfigWorktree checks that config.worktree counts only with
+// extensions.worktreeConfig, and then over the common config.
+func TestConfigWorktree(t *testing.T) {
+	for _, tc := range []struct {
+		name, common, want string
+	}{
+		{"extension on", "[core]\n\trepositoryformatversion = 1\n\tbare = false\n[extensions]\n\tworktreeConfig = true\n", "/from-worktree"},
+		{"extension off", "[core]\n\tbare = false\n\tworktree = /from-common\n", "/from-common"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "config"), tc.common)
+			writeFile(t, filepath.Join(dir, "config.worktree"), "[core]\n\tworktree = /from-worktree\n")
+			cfg, err := GitDirs{GitDir: dir, CommonDir: dir}.Config()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.Value("core", "worktree"); got != tc.want {
+				t.Errorf("core.worktree = %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -1,8 +1,116 @@
 package canonical
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+
+	format "github.com/go-git/go-git/v5/plumbing/format/config"
 )
+
+// GitDirs is where the git data of one working tree lives. canonical is
+// the one place that finds it: Find derives a project's identity from
+// it, and memgit opens the repository with it.
+type GitDirs struct {
+	// Top is the top of the working tree, the directory that holds .git.
+	Top string
+	// GitDir is the working tree's own git dir: its index, HEAD and the
+	// state of a merge or rebase in progress.
+	GitDir string
+	// CommonDir is the git dir every worktree of the repository shares:
+	// objects, refs and config. It is GitDir unless the working tree is a
+	// linked worktree.
+	CommonDir string
+
+	gitFile bool // .git is a file that points to GitDir
+	linked  bool // GitDir has a commondir file
+}
+
+// FindGitDirs returns the git dirs of the working tree that holds path,
+// looking for .git in path and then in each parent as git does, and
+// following a .git file and a commondir file. The path should be
+// absolute with its symlinks resolved; it need not exist. found is false
+// when there is no working tree up to the root of the file system; a
+// .git directory without HEAD is not one (git skips it too).
+func FindGitDirs(path string) (d GitDirs, found bool, err error) {
+	for dir := filepath.Clean(path); ; {
+		d, found, err := gitDirsAt(dir)
+		if err != nil {
+			return GitDirs{}, false, fmt.Errorf("find git dir of %s: %w", path, err)
+		}
+		if found {
+			return d, true, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return GitDirs{}, false, nil
+		}
+		dir = parent
+	}
+}
+
+// gitDirsAt reads the git dirs of the working tree whose top would be
+// top, if top holds a .git.
+func gitDirsAt(top string) (GitDirs, bool, error) {
+	dotgit := filepath.Join(top, ".git")
+	fi, err := os.Stat(dotgit)
+	if err != nil {
+		return GitDirs{}, false, nil
+	}
+	d := GitDirs{Top: top, GitDir: dotgit}
+	if fi.IsDir() {
+		if !exists(filepath.Join(dotgit, "HEAD")) {
+			return GitDirs{}, false, nil
+		}
+	} else {
+		data, err := os.ReadFile(dotgit)
+		if err != nil {
+			return GitDirs{}, false, err
+		}
+		gd, err := parseGitFile(data)
+		if err != nil {
+			return GitDirs{}, false, fmt.Errorf("%s: %w", dotgit, err)
+		}
+		if d.GitDir, err = resolveFrom(top, gd); err != nil {
+			return GitDirs{}, false, fmt.Errorf("%s: git dir: %w", dotgit, err)
+		}
+		d.gitFile = true
+	}
+	common, linked, err := commonDir(d.GitDir)
+	if err != nil {
+		return GitDirs{}, false, err
+	}
+	d.CommonDir, d.linked = d.GitDir, linked
+	if linked {
+		d.CommonDir = common
+	}
+	return d, true, nil
+}
+
+// commonDir reads gitDir/commondir. Only linked worktrees have one.
+func commonDir(gitDir string) (string, bool, error) {
+	name := filepath.Join(gitDir, "commondir")
+	data, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	p, err := parsePathFile(data)
+	if err != nil {
+		return "", false, fmt.Errorf("%s: %w", name, err)
+	}
+	common, err := resolveFrom(gitDir, p)
+	if err != nil {
+		return "", false, fmt.Errorf("%s: %w", name, err)
+	}
+	return common, true, nil
+}
 
 const gitdirPrefix = "gitdir: "
 
@@ -16,7 +124,8 @@ func parseGitFile(data []byte) (string, error) {
 	return parsePathFile([]byte(s[len(gitdirPrefix):]))
 }
 
-// parsePathFile reads a one-line path file such as commondir.
+// parsePathFile reads a one-line path file such as commondir, trimming
+// only trailing CR and LF as git does.
 func parsePathFile(data []byte) (string, error) {
 	p := strings.TrimRight(string(data), "\r\n")
 	if p == "" || strings.ContainsAny(p, "\x00\r\n") {
@@ -25,157 +134,86 @@ func parsePathFile(data []byte) (string, error) {
 	return p, nil
 }
 
-// coreConfig holds the few core.* settings Find needs.
-type coreConfig struct {
-	worktree string
-	bare     bool
+// GitConfig is a repository's git config, decoded by go-git's config
+// decoder (github.com/go-git/go-git/v5/plumbing/format/config, which the
+// memdir binary links anyway, so reading config adds no start-up cost).
+type GitConfig struct {
+	// Raw is the decoded config, every file read in order, so that for a
+	// key set twice the last value wins, as in git.
+	Raw *format.Config
 }
 
-// parseCoreConfig reads core.worktree and core.bare from a git config file.
-// It follows git's syntax for sections, comments, quoting and escapes; a
-// line it cannot parse is skipped, since a wrong guess here only costs a
-// fallback root.
-func parseCoreConfig(data []byte) coreConfig {
-	var cfg coreConfig
-	s := string(data)
-	section := ""
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
-			i++
-		case c == '#' || c == ';':
-			i = skipLine(s, i)
-		case c == '[':
-			j := strings.IndexAny(s[i:], "]\n")
-			if j < 0 || s[i+j] != ']' {
-				i = skipLine(s, i)
-				continue
-			}
-			section = strings.ToLower(s[i+1 : i+j])
-			i += j + 1
-		default:
-			var key, value string
-			var ok bool
-			key, value, i, ok = parseEntry(s, i)
-			if !ok || section != "core" {
-				continue
-			}
-			switch key {
-			case "worktree":
-				cfg.worktree = value
-			case "bare":
-				cfg.bare = isTrue(value)
-			}
+// Config reads the repository's config: the common dir's config and,
+// when extensions.worktreeConfig is on, this working tree's
+// config.worktree over it, as git does. A missing file is empty; a file
+// git's syntax rejects is an error.
+func (d GitDirs) Config() (GitConfig, error) {
+	cfg := GitConfig{Raw: format.New()}
+	if err := cfg.decodeFile(filepath.Join(d.CommonDir, "config")); err != nil {
+		return GitConfig{}, err
+	}
+	if cfg.Bool("extensions", "worktreeconfig", false) {
+		if err := cfg.decodeFile(filepath.Join(d.GitDir, "config.worktree")); err != nil {
+			return GitConfig{}, err
 		}
 	}
-	return cfg
+	return cfg, nil
 }
 
-// parseEntry parses `key [= value]` starting at i and returns the lowercased
-// key, the value and the index after the entry.
-func parseEntry(s string, i int) (key, value string, next int, ok bool) {
-	j := i
-	for j < len(s) && isKeyChar(s[j]) {
-		j++
+// decodeFile adds a config file's settings to cfg.
+func (c GitConfig) decodeFile(name string) error {
+	data, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
 	}
-	if j == i {
-		return "", "", skipLine(s, i), false
+	if err != nil {
+		return fmt.Errorf("read git config: %w", err)
 	}
-	key = strings.ToLower(s[i:j])
-	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-		j++
-	}
-	if j >= len(s) || s[j] == '\n' || s[j] == '\r' || s[j] == '#' || s[j] == ';' {
-		return key, "true", skipLine(s, j), true
-	}
-	if s[j] != '=' {
-		return "", "", skipLine(s, j), false
-	}
-	value, next, ok = parseValue(s, j+1)
-	return key, value, next, ok
+	return c.decode(name, data)
 }
 
-// parseValue follows git's config.c: whitespace outside quotes is kept
-// inside the value but dropped at its ends, ; and # outside quotes start a
-// comment, and backslash escapes \n \t \b \\ \" and a line continuation.
-func parseValue(s string, i int) (string, int, bool) {
-	var b strings.Builder
-	quoted, spaces, started := false, 0, false
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c == '\n' {
-			return b.String(), i + 1, !quoted
+// decode adds the settings of config text to c. gcfg, under go-git's
+// decoder, panics on a few malformed escapes instead of failing; that is
+// an error here.
+func (c GitConfig) decode(name string, data []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: bad git config: %v", name, p)
 		}
-		if !quoted && (c == ';' || c == '#') {
-			return b.String(), skipLine(s, i), true
-		}
-		if !quoted && (c == ' ' || c == '\t' || c == '\r') {
-			if started {
-				spaces++
-			}
-			continue
-		}
-		started = true
-		for ; spaces > 0; spaces-- {
-			b.WriteByte(' ')
-		}
-		switch c {
-		case '"':
-			quoted = !quoted
-		case '\\':
-			i++
-			if i >= len(s) {
-				return "", i, false
-			}
-			e, ok := unescape(s[i])
-			if !ok {
-				return "", skipLine(s, i), false
-			}
-			if e != 0 {
-				b.WriteByte(e)
-			}
-		default:
-			b.WriteByte(c)
-		}
+	}()
+	if err := format.NewDecoder(bytes.NewReader(data)).Decode(c.Raw); err != nil {
+		return fmt.Errorf("%s: bad git config: %w", name, err)
 	}
-	return b.String(), i, !quoted
+	return nil
 }
 
-// unescape maps the character after a backslash; 0 means a line
-// continuation.
-func unescape(c byte) (byte, bool) {
-	switch c {
-	case '\n':
-		return 0, true
-	case 'n':
-		return '\n', true
-	case 't':
-		return '\t', true
-	case 'b':
-		return '\b', true
-	case '\\', '"':
-		return c, true
+// Has reports whether section.key (section without a subsection) is set.
+func (c GitConfig) Has(section, key string) bool {
+	return c.Raw != nil && c.Raw.HasSection(section) && c.Raw.Section(section).HasOption(key)
+}
+
+// Value is the last value of section.key, or "" when it is not set.
+func (c GitConfig) Value(section, key string) string {
+	if !c.Has(section, key) {
+		return ""
 	}
-	return 0, false
+	return c.Raw.Section(section).Option(key)
 }
 
-func skipLine(s string, i int) int {
-	j := strings.IndexByte(s[i:], '\n')
-	if j < 0 {
-		return len(s)
+// Bool reads section.key as git reads a boolean: true, yes, on or a
+// number other than 0 are true, and a key with no value (which go-git's
+// decoder cannot tell from an empty one) is true; def when it is unset.
+func (c GitConfig) Bool(section, key string, def bool) bool {
+	if !c.Has(section, key) {
+		return def
 	}
-	return i + j + 1
-}
-
-func isKeyChar(c byte) bool {
-	return c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-func isTrue(v string) bool {
-	switch strings.ToLower(v) {
-	case "true", "yes", "on", "1":
+	switch v := strings.ToLower(strings.TrimSpace(c.Value(section, key))); v {
+	case "", "true", "yes", "on":
 		return true
+	case "false", "no", "off":
+		return false
+	default:
+		n, err := strconv.Atoi(v)
+		return err == nil && n != 0
 	}
-	return false
 }

@@ -34,9 +34,8 @@ func (r *Repo) signature(role string, when time.Time) object.Signature {
 // else from the person's global one (~/.gitconfig or
 // $XDG_CONFIG_HOME/git/config).
 func (r *Repo) configUser() (name, email string) {
-	if cfg, err := r.st.Config(); err == nil {
-		name, email = cfg.User.Name, cfg.User.Email
-	}
+	cfg := r.config()
+	name, email = cfg.Value("user", "name"), cfg.Value("user", "email")
 	if name != "" && email != "" {
 		return name, email
 	}

@@ -22,6 +22,7 @@ package memgit
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -29,6 +30,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/memdir/memdir/canonical"
 )
 
 // Errors callers can match.
@@ -57,6 +60,7 @@ type Options struct {
 // Repo is the git repository that holds a memory directory.
 type Repo struct {
 	st     *filesystem.Storage
+	dirs   canonical.GitDirs
 	top    string // top of the work tree, symlinks resolved
 	gitDir string // this work tree's own git dir (index, MERGE_HEAD)
 	common string // the git dir shared by every worktree (objects, refs)
@@ -119,21 +123,21 @@ func Open(memDir string, opts Options) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	dirs, err := findGitDirs(mem)
+	dirs, found, err := canonical.FindGitDirs(mem)
+	if !found && err == nil || errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", memDir, ErrNoRepo)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open git repository of %s: %w", memDir, err)
+	}
+	st, err := openStorage(dirs)
 	if errors.Is(err, ErrNoRepo) {
 		return nil, fmt.Errorf("%s: %w", memDir, ErrNoRepo)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open git repository of %s: %w", memDir, err)
 	}
-	st, err := dirs.storage()
-	if errors.Is(err, ErrNoRepo) {
-		return nil, fmt.Errorf("%s: %w", memDir, ErrNoRepo)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open git repository of %s: %w", memDir, err)
-	}
-	top, err := resolve(dirs.top)
+	top, err := resolve(dirs.Top)
 	if err != nil {
 		return nil, err
 	}
@@ -141,11 +145,7 @@ func Open(memDir string, opts Options) (*Repo, error) {
 	if err != nil || prefix == ".." || strings.HasPrefix(prefix, ".."+string(filepath.Separator)) {
 		return nil, fmt.Errorf("%s is outside the work tree %s: %w", memDir, top, ErrNoRepo)
 	}
-	common := dirs.common
-	if common == "" {
-		common = dirs.gitDir
-	}
-	r := &Repo{st: st, top: top, gitDir: dirs.gitDir, common: common, memDir: mem, opts: opts}
+	r := &Repo{st: st, dirs: dirs, top: top, gitDir: dirs.GitDir, common: dirs.CommonDir, memDir: mem, opts: opts}
 	if prefix != "." {
 		r.prefix = filepath.ToSlash(prefix)
 	}

@@ -9,11 +9,12 @@ import (
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+
+	"github.com/memdir/memdir/canonical"
 )
 
 // memgit opens repositories itself, on go-git's storage layer, rather
@@ -26,110 +27,24 @@ import (
 // a work tree.
 const gitDirName = ".git"
 
-// gitDirs is where a work tree's git data lives.
-type gitDirs struct {
-	top    string // the top of the work tree, which holds .git
-	gitDir string // the work tree's own git dir (index, HEAD, MERGE_HEAD)
-	common string // the common dir of a linked worktree (objects, refs), or ""
-}
-
-// findGitDirs looks for .git in start and then in each parent, as git
-// does, and follows a .git file and a commondir file. It returns
-// ErrNoRepo when there is no .git up to the root of the file system.
-func findGitDirs(start string) (gitDirs, error) {
-	for dir := start; ; {
-		_, err := os.Stat(filepath.Join(dir, gitDirName))
-		if err == nil {
-			return gitDirsAt(dir)
-		}
-		if !errors.Is(err, os.ErrNotExist) {
-			return gitDirs{}, fmt.Errorf("find git dir of %s: %w", start, err)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return gitDirs{}, ErrNoRepo
-		}
-		dir = parent
-	}
-}
-
-// gitDirsAt reads the git dirs of the work tree whose top is top.
-func gitDirsAt(top string) (gitDirs, error) {
-	gitDir, err := workTreeGitDir(top)
-	if err != nil {
-		return gitDirs{}, err
-	}
-	if _, err := os.Stat(gitDir); errors.Is(err, os.ErrNotExist) {
-		return gitDirs{}, ErrNoRepo
-	}
-	d := gitDirs{top: top, gitDir: gitDir}
-	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
-	if errors.Is(err, os.ErrNotExist) {
-		return d, nil
-	}
-	if err != nil {
-		return gitDirs{}, fmt.Errorf("read commondir: %w", err)
-	}
-	c := strings.TrimSpace(string(data))
-	if c == "" {
-		return d, nil
-	}
-	if !filepath.IsAbs(c) {
-		c = filepath.Join(gitDir, c)
-	}
-	d.common = filepath.Clean(c)
-	if _, err := os.Stat(d.common); err != nil {
-		return gitDirs{}, fmt.Errorf("common dir %s of %s: %w", d.common, gitDir, err)
-	}
-	return d, nil
-}
-
-// workTreeGitDir is the git dir that holds this work tree's index and
-// in-progress state: top/.git, or where a .git file points (a linked
-// worktree or a submodule).
-func workTreeGitDir(top string) (string, error) {
-	dot := filepath.Join(top, gitDirName)
-	fi, err := os.Stat(dot)
-	if err != nil {
-		return "", fmt.Errorf("find git dir of %s: %w", top, err)
-	}
-	if fi.IsDir() {
-		return dot, nil
-	}
-	data, err := os.ReadFile(dot)
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", dot, err)
-	}
-	line, _, _ := strings.Cut(string(data), "\n")
-	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-	if !ok {
-		return "", fmt.Errorf("%s: not a gitdir file", dot)
-	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(top, dir)
-	}
-	return filepath.Clean(dir), nil
-}
-
-// storage opens go-git's object and reference storage over the git dirs:
-// with a common dir, the per-worktree files (HEAD, index) come from the
-// worktree's git dir and the shared ones (objects, refs, config) from the
-// common dir, as go-git's EnableDotGitCommonDir does. It returns
-// ErrNoRepo when there is no HEAD, and refuses a repository format it
-// cannot write safely.
-func (d gitDirs) storage() (*filesystem.Storage, error) {
-	var fs billy.Filesystem = osfs.New(d.gitDir)
-	if d.common != "" {
-		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(d.common))
+// openStorage opens go-git's object and reference storage over the git
+// dirs canonical found: with a common dir, the per-worktree files (HEAD,
+// index) come from the worktree's git dir and the shared ones (objects,
+// refs, config) from the common dir, as go-git's EnableDotGitCommonDir
+// does. It returns ErrNoRepo when there is no HEAD, and refuses a
+// repository format it cannot write safely.
+func openStorage(d canonical.GitDirs) (*filesystem.Storage, error) {
+	var fs billy.Filesystem = osfs.New(d.GitDir)
+	if d.CommonDir != d.GitDir {
+		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(d.CommonDir))
 	}
 	st := filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
 	if _, err := st.Reference(plumbing.HEAD); errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, ErrNoRepo
 	}
-	cfg, err := st.Config()
+	cfg, err := d.Config()
 	if err != nil {
-		return nil, fmt.Errorf("read config: %w", err)
+		return nil, err
 	}
 	if err := checkFormat(cfg); err != nil {
 		return nil, err
@@ -137,22 +52,34 @@ func (d gitDirs) storage() (*filesystem.Storage, error) {
 	return st, nil
 }
 
+// config reads the repository's config (and config.worktree, under
+// extensions.worktreeConfig) afresh.
+func (r *Repo) config() canonical.GitConfig {
+	cfg, err := r.dirs.Config()
+	if err != nil {
+		return canonical.GitConfig{}
+	}
+	return cfg
+}
+
 // extensionsV0 are the extensions git honours without
 // core.repositoryformatversion = 1.
 var extensionsV0 = map[string]bool{"noop": true, "partialclone": true, "preciousobjects": true, "worktreeconfig": true}
 
-// checkFormat refuses what git and go-git refuse: a repository format
-// version other than 0 and 1; and, as go-git does, any extension but noop (an objectformat or
-// refstorage one would make memgit's writes corrupt the repository).
-func checkFormat(cfg *config.Config) error {
-	if cfg.Raw == nil {
-		return nil
-	}
-	v := strings.TrimSpace(cfg.Raw.Section("core").Option("repositoryformatversion"))
+// extensionsKnown are the extensions memgit writes correctly under:
+// worktreeConfig only moves settings into config.worktree, which
+// canonical's Config reads. Any other (objectFormat, refStorage...) would
+// make memgit's writes corrupt the repository.
+var extensionsKnown = map[string]bool{"noop": true, "noop-v1": true, "worktreeconfig": true}
+
+// checkFormat refuses what git refuses, a repository format version
+// other than 0 and 1, and any extension memgit does not know.
+func checkFormat(cfg canonical.GitConfig) error {
+	v := strings.TrimSpace(cfg.Value("core", "repositoryformatversion"))
 	if v != "" && v != "0" && v != "1" {
 		return fmt.Errorf("core.repositoryformatversion not supported: %q", v)
 	}
-	if !cfg.Raw.HasSection("extensions") {
+	if cfg.Raw == nil || !cfg.Raw.HasSection("extensions") {
 		return nil
 	}
 	var unsupported, unknown []string
@@ -161,7 +88,7 @@ func checkFormat(cfg *config.Config) error {
 		if (v == "" || v == "0") && !extensionsV0[name] {
 			unsupported = append(unsupported, name)
 		}
-		if name != "noop" && name != "noop-v1" {
+		if !extensionsKnown[name] {
 			unknown = append(unknown, name)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/config"
+	"github.com/memdir/memdir/canonical"
 )
 
 func TestOpenNoRepo(t *testing.T) {
@@ -84,14 +84,17 @@ func TestCheckFormat(t *testing.T) {
 		{"[core]\n\trepositoryformatversion = 2\n", "not supported"},
 		{"[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectFormat = sha256\n", "unknown extension: objectformat"},
 		{"[core]\n\trepositoryformatversion = 0\n[extensions]\n\trefStorage = reftable\n", "does not support extension: refstorage"},
-		{"[core]\n\trepositoryformatversion = 0\n[extensions]\n\tworktreeConfig = true\n", "unknown extension: worktreeconfig"},
+		{"[core]\n\trepositoryformatversion = 0\n[extensions]\n\tworktreeConfig = true\n", ""},
+		{"[core]\n\trepositoryformatversion = 1\n[extensions]\n\tworktreeConfig = true\n\tpartialClone = origin\n", "unknown extension: partialclone"},
 	} {
 		t.Run(tc.config, func(t *testing.T) {
-			cfg := config.NewConfig()
-			if err := cfg.Unmarshal([]byte(tc.config)); err != nil {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, "config"), tc.config)
+			cfg, err := canonical.GitDirs{GitDir: dir, CommonDir: dir}.Config()
+			if err != nil {
 				t.Fatal(err)
 			}
-			err := checkFormat(cfg)
+			err = checkFormat(cfg)
 			if tc.bad == "" && err != nil || tc.bad != "" && (err == nil || !strings.Contains(err.Error(), tc.bad)) {
 				t.Errorf("checkFormat = %v, want %q", err, tc.bad)
 			}
