@@ -23,6 +23,9 @@ type RootMismatchError struct {
 	Root     string // the root that tried to use Dir
 }
 
+// UserError marks the mismatch as something the user resolves (exit 2).
+func (e *RootMismatchError) UserError() {}
+
 // Error says both roots and how to resolve the clash.
 func (e *RootMismatchError) Error() string {
 	return fmt.Sprintf("memory dir %s belongs to project %s, not %s: "+

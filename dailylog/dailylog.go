@@ -40,9 +40,18 @@ var (
 	ErrEmptyEntry = errors.New("empty log entry: give a title or a text")
 	// ErrInvalidTime reports an entry time that is not HH:MM or HH:MM:SS.
 	ErrInvalidTime = errors.New("invalid time: use HH:MM or HH:MM:SS")
-	// ErrInvalidDate reports a date that is not YYYY-MM-DD.
-	ErrInvalidDate = errors.New("invalid date: use YYYY-MM-DD")
+	// ErrInvalidDate reports a date that is not YYYY-MM-DD. It is the
+	// user's input, so the CLI exits 2 on it.
+	ErrInvalidDate error = inputError("invalid date: use YYYY-MM-DD")
 )
+
+// inputError is a sentinel that marks the user's input.
+type inputError string
+
+func (e inputError) Error() string { return string(e) }
+
+// UserError marks the error as the user's input (exit 2).
+func (inputError) UserError() {}
 
 // Entry is one entry of a daily log.
 type Entry struct {

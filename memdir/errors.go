@@ -24,6 +24,10 @@ func (e *InputError) Error() string { return e.Msg }
 // Unwrap returns the underlying error, if any.
 func (e *InputError) Unwrap() error { return e.Err }
 
+// UserError marks the error as the user's input, which the CLI maps to
+// exit status 2.
+func (e *InputError) UserError() {}
+
 // IsInput reports whether err is, or wraps, an *InputError.
 func IsInput(err error) bool {
 	var ie *InputError

@@ -168,6 +168,9 @@ func (e *InvalidError) Error() string {
 	return fmt.Sprintf("%s%s: %s (allowed: %s)", location(e.File, e.Line), e.Key, reason, e.Allowed)
 }
 
+// UserError marks the error as the user's input (exit 2).
+func (e *InvalidError) UserError() {}
+
 // UnknownKeyError reports a key that is not a setting.
 type UnknownKeyError struct {
 	Key string
@@ -179,6 +182,9 @@ func (e *UnknownKeyError) Error() string {
 
 // Unwrap returns ErrUnknownKey.
 func (e *UnknownKeyError) Unwrap() error { return ErrUnknownKey }
+
+// UserError marks the error as the user's input (exit 2).
+func (e *UnknownKeyError) UserError() {}
 
 // SyntaxError reports a settings file that is not valid YAML or is not a
 // mapping.
@@ -196,3 +202,6 @@ func (e *SyntaxError) Error() string {
 
 // Unwrap returns the YAML parser's error.
 func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// UserError marks the error as the user's input (exit 2).
+func (e *SyntaxError) UserError() {}

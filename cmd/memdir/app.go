@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/canonical"
-	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/settings"
 )
@@ -41,6 +40,14 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
+// UserError marks the error as the user's input (exit 2).
+func (e *usageError) UserError() {}
+
+// userError is the one marker of "the user's input was wrong": every
+// package's error type for bad input has a UserError method, and exitCode
+// maps it to 2 here and nowhere else.
+type userError interface{ UserError() }
+
 func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
 
 // errFound is returned by checks that printed their findings: exit 1 and
@@ -50,17 +57,11 @@ var errFound = errors.New("problems found")
 // exitCode maps an error to the process status: 2 for bad usage or input,
 // 1 for everything else.
 func exitCode(err error) int {
-	var ue *usageError
-	var mismatch *canonical.RootMismatchError
-	var invalid *settings.InvalidError
-	var syntax *settings.SyntaxError
-	var unknown *settings.UnknownKeyError
+	var ue userError
 	switch {
 	case err == nil:
 		return 0
-	case errors.As(err, &ue), memdir.IsInput(err), errors.As(err, &mismatch),
-		errors.As(err, &invalid), errors.As(err, &syntax), errors.As(err, &unknown),
-		errors.Is(err, dailylog.ErrInvalidDate):
+	case errors.As(err, &ue):
 		return 2
 	}
 	return 1
