@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/memdir/memdir/frontmatter"
 )
 
 // Frontmatter holds the keys memdir understands at the top of a rule, an
@@ -117,24 +119,8 @@ func ParseFrontmatter(data []byte) (fm Frontmatter, body []byte, ok bool, err er
 	return fm, body, true, nil
 }
 
+// splitFrontmatter is frontmatter.Split with ok in place of its errors.
 func splitFrontmatter(data []byte) (block, body []byte, ok bool) {
-	first, rest, found := bytes.Cut(data, []byte("\n"))
-	if !found || string(bytes.TrimRight(first, "\r")) != "---" {
-		return nil, data, false
-	}
-	off := len(first) + 1
-	for len(rest) > 0 {
-		line, next, _ := bytes.Cut(rest, []byte("\n"))
-		t := string(bytes.TrimRight(line, "\r \t"))
-		if t == "---" || t == "..." {
-			end := off + len(line)
-			if end < len(data) {
-				end++ // the newline
-			}
-			return data[len(first)+1 : off], data[end:], true
-		}
-		off += len(line) + 1
-		rest = next
-	}
-	return nil, data, false
+	block, body, err := frontmatter.Split(data)
+	return block, body, err == nil
 }

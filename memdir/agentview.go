@@ -2,12 +2,14 @@ package memdir
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/memdir/memdir/frontmatter"
 	"github.com/memdir/memdir/index"
 )
 
@@ -82,33 +84,34 @@ func (d *Dir) privateAmong(files []string) map[string]bool {
 
 // isPrivate reads the start of a topic file into buf and reports whether
 // its frontmatter says private: true. A file that cannot be read is not
-// private: the index line stays, and lint reports it as dangling.
+// private: the index line stays, and lint reports it as dangling. Only a
+// frontmatter longer than buf costs a second, whole read.
 func (d *Dir) isPrivate(file string, buf []byte) bool {
 	if strings.ContainsAny(file, `/\`) {
 		return false
 	}
-	f, err := os.Open(filepath.Join(d.Path, file))
+	path := filepath.Join(d.Path, file)
+	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	n, _ := io.ReadFull(f, buf)
 	f.Close()
 	head := buf[:n]
-	if !bytes.Contains(head, []byte("private")) {
+	if !bytes.Contains(head, []byte("private")) || !frontmatter.HasOpening(head) {
 		return false
 	}
-	for i, line := range strings.Split(string(head), "\n") {
-		line = strings.TrimRight(line, " \t\r")
-		if i == 0 {
-			if strings.TrimPrefix(line, "\ufeff") != "---" {
-				return false
-			}
-			continue
+	yml, _, err := frontmatter.Split(head)
+	if errors.Is(err, frontmatter.ErrUnclosed) && n == len(buf) {
+		if whole, rerr := os.ReadFile(path); rerr == nil {
+			yml, _, err = frontmatter.Split(whole)
 		}
-		if line == "---" || line == "..." {
-			return false
-		}
-		if v, ok := strings.CutPrefix(line, "private:"); ok {
+	}
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(yml), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimRight(line, " \t\r"), "private:"); ok {
 			v, _, _ = strings.Cut(v, "#")
 			switch strings.ToLower(strings.Trim(strings.TrimSpace(v), `"'`)) {
 			case "true", "yes", "on":

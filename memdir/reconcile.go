@@ -304,11 +304,19 @@ func (s *indexSet) apply(seen map[string]*seenTopic, gone map[string]bool, res *
 		case !indexed:
 			fresh = append(fresh, t)
 		default:
+			// The title of an existing line is the person's (Claude Code's
+			// names are kebab slugs, its index titles prose): only a changed
+			// description rewrites the line, and an unchanged line keeps its
+			// bytes.
 			old, _ := at.ix.Lookup(f)
-			if index.FormatEntry(old) != index.FormatEntry(entryOf(t)) {
-				res.Updated = append(res.Updated, f)
+			e := entryOf(t)
+			if old.Title != "" {
+				e.Title = old.Title
 			}
-			at.ix.Upsert(entryOf(t))
+			if index.FormatEntry(old) != index.FormatEntry(e) {
+				res.Updated = append(res.Updated, f)
+				at.ix.Upsert(e)
+			}
 		}
 	}
 	main := s.files[0]

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/memdir/memdir/frontmatter"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -30,8 +31,9 @@ type Topic struct {
 	Tags        []string
 	Body        string // the markdown after the frontmatter
 
-	fm  *yaml.Node // the frontmatter mapping, nil for a new topic
-	raw string     // frontmatter text read by fastDecode, parsed into fm on Marshal
+	fm         *yaml.Node // the frontmatter mapping, nil for a new topic
+	raw        string     // frontmatter text read by fastDecode, parsed into fm on Marshal
+	typeNested bool       // the type was read from metadata.type (Claude Code's layout)
 }
 
 // ParseError is a malformed topic file: the line (1-based, in the file) and
@@ -57,33 +59,19 @@ func (e *ParseError) Error() string {
 // topic gets them.
 var knownKeys = []string{"name", "description", "type", "created", "modified", "private", "expires", "tags"}
 
-// splitFrontmatter returns the YAML between the opening and closing "---"
-// lines and the body after it. The YAML starts on the file's second line.
-func splitFrontmatter(data []byte) (yml, body []byte, err error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	first, rest, _ := cutLine(data)
-	if strings.TrimRight(string(first), " \t\r") != "---" {
-		return nil, nil, &ParseError{Line: 1, Msg: "no frontmatter: the file must start with a --- line"}
-	}
-	start := len(data) - len(rest)
-	for len(rest) > 0 {
-		lineStart := len(data) - len(rest)
-		line, next, _ := cutLine(rest)
-		if t := strings.TrimRight(string(line), " \t\r"); t == "---" || t == "..." {
-			return data[start:lineStart], next, nil
-		}
-		rest = next
-	}
-	return nil, nil, &ParseError{Line: 1, Msg: "frontmatter is not closed: add a --- line after it"}
-}
+// metadataKey is the block Claude Code's current layout nests the type in:
+// "metadata:" / "  type: feedback". Claude Code reads a type there first,
+// then a top-level type; so does memdir.
+const metadataKey = "metadata"
 
-// cutLine splits data after its first newline.
-func cutLine(data []byte) (line, rest []byte, found bool) {
-	i := bytes.IndexByte(data, '\n')
-	if i < 0 {
-		return data, nil, false
+// splitFrontmatter returns the YAML and the body through the one splitter,
+// as a *ParseError on line 1 when there is no closed frontmatter.
+func splitFrontmatter(data []byte) (yml, body []byte, err error) {
+	yml, body, err = frontmatter.Split(data)
+	if err != nil {
+		return nil, nil, &ParseError{Line: 1, Msg: err.Error()}
 	}
-	return data[:i], data[i+1:], true
+	return yml, body, nil
 }
 
 // ParseTopic parses a topic file. file names it in errors, which are
@@ -145,7 +133,11 @@ func (t *Topic) decode(m *yaml.Node) error {
 		case "description":
 			t.Description = strings.TrimSpace(v.Value)
 		case "type":
-			t.Type, err = typesx.Parse(v.Value)
+			var typ typesx.Type
+			typ, err = typesx.Parse(v.Value)
+			if !t.typeNested {
+				t.Type = typ
+			}
 		case "created":
 			t.Created, err = parseTime(v.Value)
 		case "modified":
@@ -156,8 +148,14 @@ func (t *Topic) decode(m *yaml.Node) error {
 			t.Expires, err = parseDate(v.Value)
 		case "tags":
 			t.Tags, err = decodeTags(v)
+		case metadataKey:
+			err = t.decodeMetadata(v, bad)
 		}
 		if err != nil {
+			var pe *ParseError
+			if errors.As(err, &pe) {
+				return err
+			}
 			return bad(v, "%s: %v", k.Value, err)
 		}
 	}
@@ -168,6 +166,30 @@ func (t *Topic) decode(m *yaml.Node) error {
 		return bad(m, "frontmatter needs a description")
 	case t.Type == "":
 		return bad(m, "frontmatter needs a type (one of %s)", typesx.Names())
+	}
+	return nil
+}
+
+// decodeMetadata reads the type nested in a metadata mapping; a type there
+// wins over a top-level one, as in Claude Code. Other metadata keys, and a
+// metadata value that is not a mapping, are only kept.
+func (t *Topic) decodeMetadata(v *yaml.Node, bad func(*yaml.Node, string, ...any) error) error {
+	if v.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		if v.Content[i].Value != "type" {
+			continue
+		}
+		tv := v.Content[i+1]
+		if tv.Kind != yaml.ScalarNode {
+			return bad(tv, "metadata.type must be a single value")
+		}
+		typ, err := typesx.Parse(tv.Value)
+		if err != nil {
+			return bad(tv, "metadata.type: %v", err)
+		}
+		t.Type, t.typeNested = typ, true
 	}
 	return nil
 }
@@ -250,7 +272,7 @@ func (t *Topic) Marshal() ([]byte, error) {
 	}
 	t.setStr("name", t.Name)
 	t.setStr("description", t.Description)
-	t.setStr("type", string(t.Type))
+	t.setType()
 	t.setTime("created", t.Created)
 	t.setTime("modified", t.Modified)
 	if t.Private {
@@ -295,6 +317,27 @@ func (t *Topic) setStr(key, val string) {
 		}
 	}
 	t.set(key, n)
+}
+
+// setType writes the type where the file keeps it: under metadata in
+// Claude Code's layout (and at the top too when the file has both), else at
+// the top.
+func (t *Topic) setType() {
+	if !t.typeNested {
+		t.setStr("type", string(t.Type))
+		return
+	}
+	if m := t.lookup(metadataKey); m != nil && m.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == "type" && m.Content[i+1].Value != string(t.Type) {
+				m.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(t.Type),
+					Style: m.Content[i+1].Style &^ (yaml.LiteralStyle | yaml.FoldedStyle), LineComment: m.Content[i+1].LineComment}
+			}
+		}
+	}
+	if t.lookup("type") != nil {
+		t.setStr("type", string(t.Type))
+	}
 }
 
 func (t *Topic) setTime(key string, v time.Time) {

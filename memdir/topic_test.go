@@ -162,3 +162,34 @@ func FuzzParseTopic(f *testing.F) {
 		}
 	})
 }
+
+func TestClaudeLayout(t *testing.T) {
+	src := "---\nname: testing-policy\ndescription: Integration tests hit a real database\nmetadata:\n  type: feedback\n---\n\nNo mocks.\n"
+	for _, fast := range []bool{true, false} {
+		data := src
+		if !fast {
+			data = strings.Replace(src, "name: testing-policy", "name: 'testing-policy'", 1)
+		}
+		tp, err := ParseTopic("feedback_testing.md", []byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tp.Type != typesx.Feedback || tp.Name != "testing-policy" {
+			t.Fatalf("fast %v: type %q name %q", fast, tp.Type, tp.Name)
+		}
+		tp.Description = "Real database, never mocks"
+		out, err := tp.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Replace(data, "Integration tests hit a real database", "Real database, never mocks", 1)
+		if string(out) != want {
+			t.Errorf("fast %v: Marshal kept layout badly:\n%s\nwant:\n%s", fast, out, want)
+		}
+	}
+	// metadata.type wins over a top-level type, as in Claude Code.
+	tp, err := ParseTopic("x.md", []byte("---\nname: a\ndescription: b\ntype: user\nmetadata:\n  type: project\n---\n"))
+	if err != nil || tp.Type != typesx.Project {
+		t.Fatalf("type %q, %v; want project", tp.Type, err)
+	}
+}

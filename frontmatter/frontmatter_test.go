@@ -1,0 +1,108 @@
+package frontmatter
+
+import (
+	"errors"
+	"regexp"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+func TestSplit(t *testing.T) {
+	tests := []struct {
+		name, in, yml, body string
+		err                 error
+	}{
+		{"plain", "---\na: 1\n---\nbody\n", "a: 1\n", "body\n", nil},
+		{"bom and crlf", "\ufeff---\r\na: 1\r\n---\r\nbody", "a: 1\r\n", "body", nil},
+		{"trailing blanks on markers", "--- \t\na: 1\n---  \nx", "a: 1\n", "x", nil},
+		{"dots close", "---\na: 1\n...\nx", "a: 1\n", "x", nil},
+		{"empty block", "---\n---\nx", "", "x", nil},
+		{"closing at end without newline", "---\na: 1\n---", "a: 1\n", "", nil},
+		{"no opening", "# Title\n---\n", "", "# Title\n---\n", ErrNone},
+		{"opening only line", "---", "", "---", ErrNone},
+		{"unclosed", "---\na: 1\n", "", "---\na: 1\n", ErrUnclosed},
+		{"dashes inside a value do not close", "---\na: x---y\n---\nb", "a: x---y\n", "b", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			yml, body, err := Split([]byte(tc.in))
+			if !errors.Is(err, tc.err) || string(yml) != tc.yml || string(body) != tc.body {
+				t.Errorf("Split(%q) = %q, %q, %v; want %q, %q, %v", tc.in, yml, body, err, tc.yml, tc.body, tc.err)
+			}
+		})
+	}
+}
+
+func TestPlain(t *testing.T) {
+	pairs, ok := Plain([]byte("name: testing-policy\ndescription: Real database\nmetadata:\n  type: feedback\n  owner: sam\nx: y\n"))
+	if !ok || len(pairs) != 4 || pairs[2].Key != "metadata" || len(pairs[2].Nested) != 2 || pairs[2].Nested[0].Value != "feedback" {
+		t.Fatalf("Plain = %+v, %v", pairs, ok)
+	}
+	for _, bad := range []string{"metadata:\nname: a\n", "metadata:\n  type: 'a'\n", "metadata:\n    type: a\n", "a: 1\na: 2\n", "metadata:\n  t: 1\n  t: 2\n"} {
+		if _, ok := Plain([]byte(bad)); ok {
+			t.Errorf("Plain(%q) accepted", bad)
+		}
+	}
+}
+
+// oracle is the rule written as one regular expression, independent of
+// Split's line scanner.
+var oracle = regexp.MustCompile(`\A(?:\x{feff})?---[ \t\r]*\n((?:[^\n]*\n)*?)(?:---|\.\.\.)[ \t\r]*(?:\n|\z)`)
+
+func FuzzSplit(f *testing.F) {
+	for _, s := range []string{"---\na: 1\n---\nbody", "\ufeff--- \r\n---\r\n", "---\n...", "---\nx\n--- y\n---\n", "---\n\n---", "a\n---\n---\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		yml, body, err := Split([]byte(s))
+		m := oracle.FindStringSubmatchIndex(s)
+		if (err == nil) != (m != nil) {
+			t.Fatalf("Split(%q) err %v, oracle match %v", s, err, m)
+		}
+		if err != nil {
+			if string(body) != s {
+				t.Fatalf("Split(%q) changed the body on error", s)
+			}
+			return
+		}
+		wantYML := s[m[2]:m[3]]
+		if string(yml) != wantYML || string(body) != s[m[1]:] {
+			t.Fatalf("Split(%q) = %q, %q; oracle %q, %q", s, yml, body, wantYML, s[m[1]:])
+		}
+	})
+}
+
+// FuzzPlain checks the fast path against yaml: whatever Plain accepts,
+// yaml decodes to the same keys and values.
+func FuzzPlain(f *testing.F) {
+	for _, s := range []string{"name: a\ndescription: b c\n", "metadata:\n  type: user\n", "a: b: c\n", "a: 'x'\n", "k: 10:30\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		pairs, ok := Plain([]byte(s))
+		if !ok {
+			return
+		}
+		var m map[string]any
+		if err := yaml.Unmarshal([]byte(s), &m); err != nil {
+			t.Fatalf("Plain accepted %q, yaml rejects it: %v", s, err)
+		}
+		for _, p := range pairs {
+			v, ok := m[p.Key]
+			if !ok {
+				t.Fatalf("Plain(%q): key %q not in yaml's %v", s, p.Key, m)
+			}
+			if p.Nested != nil {
+				nm, ok := v.(map[string]any)
+				if !ok || len(nm) != len(p.Nested) {
+					t.Fatalf("Plain(%q): %q nested %v, yaml %v", s, p.Key, p.Nested, v)
+				}
+				continue
+			}
+			if str, ok := v.(string); ok && str != p.Value {
+				t.Fatalf("Plain(%q): %q = %q, yaml %q", s, p.Key, p.Value, str)
+			}
+		}
+	})
+}
