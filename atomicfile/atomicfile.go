@@ -1,38 +1,87 @@
 // Package atomicfile writes files so that a reader sees either the old
 // content or the new, never a mix, and a crash never leaves a torn file.
 //
-// Every file memdir writes goes through WriteFile: a dotfile temp in the
-// same directory (so watchers and globbing skip it), write, fsync, close,
-// rename over the target, then fsync the directory so the rename survives a
-// power cut.
+// Every file memdir writes goes through WriteFile or WriteInside: a dotfile
+// temp in the same directory (so watchers and globbing skip it), write,
+// fsync, close, rename over the target, then fsync the directory so the
+// rename survives a power cut. The temp's name carries the writer's PID, so
+// a later run can tell a temp left by a killed process (CleanTemps) from
+// one a live writer is filling.
+//
+// The Inside functions work on a path relative to a directory (the memory
+// directory) through an os.Root: a symlink that stays inside is followed,
+// one that leads outside (or is absolute) is refused with ErrOutside, so a
+// link planted in a repository never makes memdir read or write elsewhere.
+//
+// A read-modify-write that others may race without taking memdir's lock (a
+// person's editor, an agent) reads with ReadStamped and writes with
+// Options.Expect: the write is refused with ErrChanged when the file no
+// longer matches what was read (size, modification time and SHA-256), so
+// an edit memdir did not read is never overwritten. The check runs after
+// the temp is written and synced, right before the rename, which leaves a
+// window of a few microseconds that only a lock every writer took could
+// close.
 package atomicfile
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // TempPrefix starts the name of every temp file WriteFile creates, so that
 // watchers and scanners can recognise and skip them.
 const TempPrefix = ".memdir-tmp-"
 
+// Options tune WriteInside.
+type Options struct {
+	// Perm is the mode of a new file; an existing file keeps its mode.
+	Perm os.FileMode
+	// Expect, when set, is what the caller read: the file must still be
+	// exactly that (a zero Stamp: still absent), else nothing is written
+	// and the error wraps ErrChanged.
+	Expect *Stamp
+	// BeforeRename, when set, runs after the temp is complete and before
+	// it replaces the file (crash tests kill the process there).
+	BeforeRename func()
+}
+
 // WriteFile atomically replaces path with data. The file gets mode perm if it
 // is new and keeps its mode if it exists. Parent directories must exist.
-func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	if fi, statErr := os.Stat(path); statErr == nil {
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return WriteInside(filepath.Dir(path), filepath.Base(path), data, Options{Perm: perm})
+}
+
+// WriteInside atomically replaces the file rel inside dir with data,
+// refusing a path that leads outside dir (ErrOutside) and, with
+// o.Expect, a file changed since it was read (ErrChanged). A symlink at
+// rel itself is replaced, never written through. Parent directories must
+// exist.
+func WriteInside(dir, rel string, data []byte, o Options) (err error) {
+	root, err := openRoot(dir)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	defer root.Close()
+	path := filepath.Join(dir, rel)
+	perm := o.Perm
+	if perm == 0 {
+		perm = 0o644
+	}
+	if fi, statErr := root.Lstat(rel); statErr == nil && fi.Mode().IsRegular() {
 		perm = fi.Mode().Perm()
 	}
-	f, err := os.CreateTemp(dir, TempPrefix+filepath.Base(path)+"-*")
+	tmp, f, err := createTemp(root, rel)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, outside(rel, err))
 	}
-	tmp := f.Name()
 	defer func() {
 		if err != nil {
 			_ = f.Close()
-			_ = os.Remove(tmp)
+			_ = root.Remove(tmp)
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
@@ -47,10 +96,37 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("write %s: close: %w", path, err)
 	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if o.Expect != nil {
+		if err = o.Expect.check(root, rel); err != nil {
+			return err
+		}
 	}
-	return SyncDir(dir)
+	if o.BeforeRename != nil {
+		o.BeforeRename()
+	}
+	if err = root.Rename(tmp, rel); err != nil {
+		return fmt.Errorf("write %s: %w", path, outside(rel, err))
+	}
+	return syncDirIn(root, filepath.Dir(rel))
+}
+
+// createTemp makes a new temp file beside rel, named
+// TempPrefix + base + "-" + pid + "-" + random.
+func createTemp(root *os.Root, rel string) (string, *os.File, error) {
+	for range 100 {
+		var b [6]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", nil, err
+		}
+		name := TempPrefix + filepath.Base(rel) + "-" + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
+		tmp := filepath.Join(filepath.Dir(rel), name)
+		f, err := root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if os.IsExist(err) {
+			continue
+		}
+		return tmp, f, err
+	}
+	return "", nil, fmt.Errorf("no free temp name beside %s", rel)
 }
 
 // SyncDir fsyncs a directory so that renames and creations inside it are
@@ -63,6 +139,19 @@ func SyncDir(dir string) error {
 	defer d.Close()
 	if err := d.Sync(); err != nil {
 		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// syncDirIn fsyncs the directory rel inside root.
+func syncDirIn(root *os.Root, rel string) error {
+	d, err := root.Open(rel)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", rel, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", rel, err)
 	}
 	return nil
 }

@@ -1,0 +1,164 @@
+package atomicfile
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// Sentinel errors.
+var (
+	// ErrOutside means a path leads out of the directory it must stay in,
+	// through a symlink (or is an absolute symlink, which os.Root never
+	// follows).
+	ErrOutside = errors.New("leads outside the memory directory through a symlink, which memdir never follows; remove the link or put the file itself there")
+	// ErrChanged means a file changed between a read and the write that
+	// was to replace it.
+	ErrChanged = errors.New("changed since it was read")
+)
+
+// openRoot opens dir as an os.Root; dir itself may be a symlink.
+func openRoot(dir string) (*os.Root, error) {
+	return os.OpenRoot(dir)
+}
+
+// escapes reports whether err is os.Root's refusal of a path that leaves
+// the root. The error is not exported; it is the only non-errno error an
+// os.Root lookup returns.
+func escapes(err error) bool {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	var errno syscall.Errno
+	return !errors.As(pe.Err, &errno) && pe.Err.Error() == "path escapes from parent"
+}
+
+// outside turns os.Root's escape error into one that names rel and wraps
+// ErrOutside; other errors are returned as they are.
+func outside(rel string, err error) error {
+	if escapes(err) {
+		return fmt.Errorf("%s %w", filepath.ToSlash(rel), ErrOutside)
+	}
+	return err
+}
+
+// OpenInside opens the file rel inside dir for reading. A symlink that
+// stays inside dir is followed; one that leaves it gives ErrOutside.
+func OpenInside(dir, rel string) (*os.File, error) {
+	return OpenFileInside(dir, rel, os.O_RDONLY, 0)
+}
+
+// OpenFileInside is os.OpenFile for the path rel inside dir, refusing a
+// path that leads outside dir (ErrOutside).
+func OpenFileInside(dir, rel string, flag int, perm os.FileMode) (*os.File, error) {
+	root, err := openRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(rel, flag, perm)
+	if err != nil {
+		return nil, outside(rel, err)
+	}
+	return f, nil
+}
+
+// ReadInside reads the file rel inside dir, refusing a path that leads
+// outside dir (ErrOutside).
+func ReadInside(dir, rel string) ([]byte, error) {
+	f, err := OpenInside(dir, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// StatInside is os.Stat for the path rel inside dir: it follows symlinks
+// that stay inside and refuses one that leaves (ErrOutside).
+func StatInside(dir, rel string) (fs.FileInfo, error) {
+	root, err := openRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	fi, err := root.Stat(rel)
+	return fi, outside(rel, err)
+}
+
+// MkdirAllInside creates the directory rel inside dir and its parents,
+// refusing a path that leads outside dir (ErrOutside).
+func MkdirAllInside(dir, rel string, perm os.FileMode) error {
+	root, err := openRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return outside(rel, root.MkdirAll(rel, perm))
+}
+
+// Stamp is what a reader saw of a file: whether it existed, its size, its
+// modification time and the SHA-256 of its content.
+type Stamp struct {
+	Exists  bool
+	Size    int64
+	ModTime time.Time
+	Sum     [sha256.Size]byte
+}
+
+// ReadStamped reads the file rel inside dir and stamps what it read. A
+// missing file gives no data, a zero Stamp and an error wrapping
+// fs.ErrNotExist.
+func ReadStamped(dir, rel string) ([]byte, Stamp, error) {
+	root, err := openRoot(dir)
+	if err != nil {
+		return nil, Stamp{}, err
+	}
+	defer root.Close()
+	return readStamped(root, rel)
+}
+
+func readStamped(root *os.Root, rel string) ([]byte, Stamp, error) {
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, Stamp{}, outside(rel, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, Stamp{}, err
+	}
+	// Stat after reading: a write that lands during the read moves the
+	// modification time past what the stamp records.
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, Stamp{}, err
+	}
+	return data, Stamp{Exists: true, Size: fi.Size(), ModTime: fi.ModTime(), Sum: sha256.Sum256(data)}, nil
+}
+
+// Same reports whether two stamps describe the same file content.
+func (s Stamp) Same(o Stamp) bool {
+	return s.Exists == o.Exists && s.Size == o.Size && s.ModTime.Equal(o.ModTime) && bytes.Equal(s.Sum[:], o.Sum[:])
+}
+
+// check returns an error wrapping ErrChanged unless rel inside root is
+// still what s stamped.
+func (s Stamp) check(root *os.Root, rel string) error {
+	_, now, err := readStamped(root, rel)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if !s.Same(now) {
+		return fmt.Errorf("%s %w", filepath.ToSlash(rel), ErrChanged)
+	}
+	return nil
+}
