@@ -70,6 +70,10 @@ func ClaimRoot(dir, root string) error {
 	return nil
 }
 
+// RecordedRoot returns the project root recorded in the memory directory
+// dir, or "" when it records none.
+func RecordedRoot(dir string) (string, error) { return readRoot(dir) }
+
 // readRoot returns the recorded root, or "" when there is none.
 func readRoot(dir string) (string, error) {
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(RootFile)))

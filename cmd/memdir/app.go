@@ -25,7 +25,11 @@ type app struct {
 	out    io.Writer
 	errw   io.Writer
 	getenv func(string) string
-	now    func() time.Time
+	// now is the clock memory is stamped with: MEMDIR_NOW when set.
+	now func() time.Time
+	// wall is the real clock, for waiting (the daemon's schedule) and for
+	// log lines; run sets it, so no command reads time.Now itself.
+	wall func() time.Time
 
 	dirFlag string
 	cwdFlag string
@@ -122,6 +126,18 @@ func (a *app) workspace() (*workspace, error) {
 			return nil, err
 		}
 	}
+	ws, err := a.openWorkspace(loc, s)
+	if err != nil {
+		return nil, err
+	}
+	ws.repo, ws.cwd = repo, cwd
+	return ws, nil
+}
+
+// openWorkspace opens the memory directory loc.Dir with the settings s:
+// its mode, lock timeout, clock and git hook. Every command's workspace,
+// and each directory `daemon --all` dreams, is opened here.
+func (a *app) openWorkspace(loc canonical.Location, s *settings.Settings) (*workspace, error) {
 	mode, err := a.mode(s, loc.Dir)
 	if err != nil {
 		return nil, err
@@ -131,7 +147,7 @@ func (a *app) workspace() (*workspace, error) {
 	if to := s.Duration("lock.timeout"); to > 0 {
 		d.LockTimeout = to
 	}
-	ws := &workspace{repo: repo, loc: loc, settings: s, dir: d, cwd: cwd}
+	ws := &workspace{loc: loc, settings: s, dir: d}
 	a.installGitHook(ws)
 	return ws, nil
 }

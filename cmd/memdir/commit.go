@@ -72,10 +72,7 @@ func runCommit(a *app, opts commitOptions) error {
 	}
 	msg := opts.message
 	if msg == "" {
-		msg = changes.Summary()
-		if !r.Own() {
-			msg = "memdir: " + msg
-		}
+		msg = r.Message(changes.Summary())
 	}
 	res, err := r.Commit(changes.Paths(), msg)
 	if err != nil {

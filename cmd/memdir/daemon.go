@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -103,11 +102,11 @@ func runDaemon(a *app, opts daemonOptions) error {
 		Spec:    spec,
 		Targets: func() ([]dream.Target, error) { return a.dreamTargets(ws, opts) },
 		Dream:   dreamWith(a),
-		Wall:    time.Now,
+		Wall:    a.wall,
 		Log: func(line string) {
 			mu.Lock()
 			defer mu.Unlock()
-			fmt.Fprintf(a.errw, "%s %s\n", time.Now().Format(time.RFC3339), line)
+			fmt.Fprintf(a.errw, "%s %s\n", a.wall().Format(time.RFC3339), line)
 		},
 	}
 	if opts.once {
@@ -190,26 +189,21 @@ func (a *app) dreamTargets(ws *workspace, opts daemonOptions) ([]dream.Target, e
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			continue
 		}
-		root := ""
-		if data, err := os.ReadFile(filepath.Join(dir, ".memdir", "root")); err == nil {
-			root = strings.TrimSpace(string(data))
+		root, err := canonical.RecordedRoot(dir)
+		if err != nil {
+			return nil, err
 		}
 		s, err := settings.Load(settings.Options{Root: root, Getenv: a.getenv})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
-		d := memdir.Open(dir, memdir.Live)
-		if m, err := a.mode(s, dir); err == nil {
-			d.Mode = m
+		// Each directory is opened, and its dreams committed, as its own
+		// commands would.
+		dws, err := a.openWorkspace(canonical.Location{Dir: dir, Root: root}, s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
-		d.Now = a.now
-		if to := s.Duration("lock.timeout"); to > 0 {
-			d.LockTimeout = to
-		}
-		// Each directory's dreams are committed as its own commands'
-		// changes are.
-		a.installGitHook(&workspace{loc: canonical.Location{Dir: dir, Root: root}, settings: s, dir: d})
-		out = append(out, a.target(d, s, opts))
+		out = append(out, a.target(dws.dir, s, opts))
 	}
 	return out, nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -60,7 +59,7 @@ func runDream(ctx context.Context, a *app, opts dreamOptions) error {
 	}
 	rep, err := dream.Run(ctx, dream.Options{
 		Dir:        ws.dir,
-		Wall:       time.Now,
+		Wall:       a.wall,
 		DryRun:     opts.dryRun,
 		Distiller:  ws.settings.Get("dream.distiller"),
 		Stderr:     a.errw,

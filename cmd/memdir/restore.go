@@ -50,7 +50,7 @@ func runRestore(a *app, opts restoreOptions, ref string) error {
 	if err != nil {
 		return usagef("%v: give a commit such as HEAD~1 or a hash from `memdir history`", err)
 	}
-	file, err := topicAt(ws, r, ref, at.Hash)
+	file, err := r.TopicAt(ws.dir, ref, at.Hash)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -15,7 +16,7 @@ func run(args []string, in io.Reader, out, errw io.Writer, getenv func(string) s
 		fmt.Fprintf(errw, "memdir: %v\n", err)
 		return exitCode(err)
 	}
-	a := &app{in: in, out: out, errw: errw, getenv: getenv, now: now}
+	a := &app{in: in, out: out, errw: errw, getenv: getenv, now: now, wall: time.Now}
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	root.SetIn(in)
