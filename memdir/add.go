@@ -66,8 +66,12 @@ func (r AddRequest) Body() string {
 }
 
 // Validate checks a request without touching the disk: a valid type and
-// name, some text, a body within limits and no credentials.
+// name, some text, a body within limits and no credentials. It first drops
+// every <private>...</private> span from the request (StripPrivate): what
+// is left is all that can be stored.
 func (r *AddRequest) Validate() error {
+	before := r.Body()
+	r.stripPrivate()
 	if !r.Type.Valid() {
 		return &InputError{Msg: (&typesx.UnknownTypeError{Name: string(r.Type)}).Error()}
 	}
@@ -75,6 +79,9 @@ func (r *AddRequest) Validate() error {
 		return err
 	}
 	body := r.Body()
+	if body == "" && before != "" {
+		return &InputError{Msg: "all of the text is inside <private>...</private>, which is never stored: nothing to remember"}
+	}
 	if body == "" {
 		return &InputError{Msg: "the memory has no text: give it as arguments, with -f FILE, or with -f - on standard input"}
 	}
