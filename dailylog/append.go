@@ -14,14 +14,20 @@ import (
 
 // Append adds e to the log of now's date (in now's own location) and
 // returns the log's path. An empty e.Time becomes now's "15:04"; e.Date is
-// ignored. The entry goes out in one write(2) on a file opened with
-// O_APPEND, then the file is synced: a new file gets its "# YYYY-MM-DD"
-// heading in that same write, and a file whose last line lacks a newline
-// gets one first. Missing directories are created.
+// ignored. The entry goes out in one write on a file opened with O_APPEND,
+// then the file is synced: a new file gets its "# YYYY-MM-DD" heading in
+// that same write, and a file whose last line lacks a newline gets one
+// first. Missing directories are created.
+//
+// An entry is whole or absent: when the write or the sync fails (a full
+// disk), the file is truncated back to its size before the append and the
+// size checked again, so no fragment is left for a dream to distill. The
+// log and its directories are opened inside memDir and never through a
+// symlink that leads out of it (atomicfile.ErrOutside).
 //
 // Append takes no lock. Concurrent appends never interleave within an entry
-// on local file systems, but the heading and newline checks assume the
-// caller holds the store's lock.
+// on local file systems, but the heading and newline checks, and the
+// truncation after a failure, assume the caller holds the store's lock.
 func Append(memDir string, now time.Time, e Entry) (string, error) {
 	if e.Time == "" {
 		e.Time = now.Format("15:04")
@@ -30,32 +36,35 @@ func Append(memDir string, now time.Time, e Entry) (string, error) {
 		return "", fmt.Errorf("append log entry: %w", err)
 	}
 	path := Path(memDir, now)
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	rel, err := filepath.Rel(memDir, path)
+	if err != nil {
 		return "", fmt.Errorf("append log entry: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err := os.MkdirAll(memDir, 0o755); err != nil {
+		return "", fmt.Errorf("append log entry: %w", err)
+	}
+	if err := atomicfile.MkdirAllInside(memDir, filepath.Dir(rel), 0o755); err != nil {
+		return "", fmt.Errorf("append log entry: %w", err)
+	}
+	f, err := atomicfile.OpenFileInside(memDir, rel, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return "", fmt.Errorf("append log entry: %w", err)
 	}
 	defer f.Close()
-	prefix, fresh, err := appendPrefix(f, now)
+	prefix, size, err := appendPrefix(f, now)
 	if err != nil {
 		return "", fmt.Errorf("append to %s: %w", path, err)
 	}
-	if _, err := f.Write([]byte(prefix + Format(e))); err != nil {
+	if err := appendWhole(f, size, []byte(prefix+Format(e))); err != nil {
 		return "", fmt.Errorf("append to %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		return "", fmt.Errorf("append to %s: sync: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
 		return "", fmt.Errorf("append to %s: close: %w", path, err)
 	}
-	if fresh {
+	if size == 0 {
 		// The file, and maybe its month and year directories, are new:
 		// make their names durable too.
-		for d, i := dir, 0; i < 3; d, i = filepath.Dir(d), i+1 {
+		for d, i := filepath.Dir(path), 0; i < 3; d, i = filepath.Dir(d), i+1 {
 			if err := atomicfile.SyncDir(d); err != nil {
 				return "", fmt.Errorf("append log entry: %w", err)
 			}
@@ -64,24 +73,51 @@ func Append(memDir string, now time.Time, e Entry) (string, error) {
 	return path, nil
 }
 
-// appendPrefix returns what must precede the entry in f: the heading for an
-// empty file (fresh is then true), a newline after an unterminated line.
-func appendPrefix(f *os.File, now time.Time) (prefix string, fresh bool, err error) {
+// writeEntry is the one write of an entry; tests replace it to fail the
+// way a full disk does.
+var writeEntry = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+
+// appendWhole appends b to f, whose size was size, and syncs it. On any
+// failure it truncates f back to size and checks that it worked, so the
+// entry is either all there or not there at all.
+func appendWhole(f *os.File, size int64, b []byte) error {
+	_, err := writeEntry(f, b)
+	if err == nil {
+		if err = f.Sync(); err != nil {
+			err = fmt.Errorf("sync: %w", err)
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	if terr := f.Truncate(size); terr != nil {
+		return fmt.Errorf("%w; the entry may be left in part: truncate back: %v", err, terr)
+	}
+	if fi, serr := f.Stat(); serr != nil || fi.Size() != size {
+		return fmt.Errorf("%w; the entry may be left in part: the log did not return to %d bytes", err, size)
+	}
+	_ = f.Sync()
+	return err
+}
+
+// appendPrefix returns what must precede the entry in f (the heading for
+// an empty file, a newline after an unterminated line) and f's size.
+func appendPrefix(f *os.File, now time.Time) (prefix string, size int64, err error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return "", false, err
+		return "", 0, err
 	}
 	if fi.Size() == 0 {
-		return "# " + now.Format(DateLayout) + "\n\n", true, nil
+		return "# " + now.Format(DateLayout) + "\n\n", 0, nil
 	}
 	last := make([]byte, 1)
 	if _, err := f.ReadAt(last, fi.Size()-1); err != nil && err != io.EOF {
-		return "", false, err
+		return "", 0, err
 	}
 	if last[0] != '\n' {
-		return "\n", false, nil
+		return "\n", fi.Size(), nil
 	}
-	return "", false, nil
+	return "", fi.Size(), nil
 }
 
 // validate checks the parts of e that Format cannot write safely.

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/memdir/memdir/atomicfile"
 )
 
 // Read returns the entries of every log whose file-name date lies between
@@ -33,7 +34,8 @@ func Read(memDir, since, until string) ([]Entry, []Problem, error) {
 			continue
 		}
 		rel := relSlash(memDir, path)
-		data, err := os.ReadFile(path)
+		// A log linked out of the memory directory is never read.
+		data, err := atomicfile.ReadInside(memDir, filepath.FromSlash(rel))
 		if err != nil {
 			problems = append(problems, Problem{File: rel, Message: "unreadable: " + err.Error()})
 			continue
