@@ -80,7 +80,7 @@ func Check(data []byte, disk Disk, caps Caps) []Problem {
 			Message: fmt.Sprintf("%s has no line in the index, so agents will not find it; run `memdir index --rebuild`", f)})
 	}
 	if p := Measure(data, caps); p.OverCap {
-		probs = append(probs, Problem{Kind: KindOverCap, Level: LevelError, Source: IndexName, Message: p.Message()})
+		probs = append(probs, Problem{Kind: KindOverCap, Level: LevelError, Source: IndexName, Message: p.FullMessage()})
 	}
 	return probs
 }

@@ -193,8 +193,8 @@ func Fit(old *Index, metas []Meta, caps Caps) (*Index, map[typesx.Type][]Entry) 
 	}
 	fits := func(k int) bool {
 		b, _ := build(k)
-		data := b.Bytes()
-		return countLines(data) <= lineBudget && len(data) <= byteBudget
+		p := Measure(b.Bytes(), caps)
+		return p.Lines <= lineBudget && p.Bytes <= byteBudget
 	}
 	if fits(len(sorted)) {
 		return build(len(sorted))

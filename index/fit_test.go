@@ -82,8 +82,8 @@ func TestFit(t *testing.T) {
 	old := Parse([]byte("# Memory\n\nNotes a person wrote.\n"))
 	main, overflow := Fit(old, metas, DefaultCaps)
 	data := main.Bytes()
-	if n := countLines(data); n > 140 || len(data) > 17500 {
-		t.Errorf("fitted index is %d lines and %d bytes; want <= 140 and <= 17,500", n, len(data))
+	if p := Measure(data, DefaultCaps); p.Lines > 140 || p.Bytes > 17500 {
+		t.Errorf("fitted index is %d lines and %d units; want <= 140 and <= 17,500", p.Lines, p.Bytes)
 	}
 	if !strings.HasPrefix(string(data), "# Memory\n\nNotes a person wrote.\n") {
 		t.Errorf("notes not kept:\n%.200s", data)

@@ -1,11 +1,11 @@
 package index
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // FixHint tells a person how to bring the index back under its caps.
@@ -13,142 +13,230 @@ const FixHint = "run `memdir index --fit`, or shorten hooks and move detail into
 
 // View is what an agent loads of MEMORY.md at session start.
 type View struct {
-	// Text is the loaded part of the index, exactly as kept, followed by a
-	// blank line and the warning when anything was cut.
+	// Text is exactly what Claude Code loads: the trimmed index, cut to the
+	// caps, followed by a blank line and Warning when anything was cut. It
+	// has no final newline.
 	Text string
-	// Lines and Bytes are the totals of the full index.
+	// Lines and Bytes measure the trimmed index as Claude Code does: lines
+	// split at "\n", size in UTF-16 code units.
 	Lines, Bytes int
-	// LoadedLines and LoadedBytes measure the kept part.
+	// LoadedLines and LoadedBytes measure the kept part the same way.
 	LoadedLines, LoadedBytes int
 	// Loaded and Dropped are the entries inside and outside the kept part;
 	// an entry whose line was cut part-way is dropped.
 	Loaded, Dropped []Entry
 	// Truncated reports whether anything was cut.
 	Truncated bool
-	// Warning is "" when nothing was cut.
+	// Warning is Claude Code's one-line warning, "" when nothing was cut.
+	// It never names entries: DroppedNote does, for standard error.
 	Warning string
 }
 
-// Load cuts the index to caps the way an agent loads it: the first
-// caps.Lines lines, then, if still over caps.Bytes, up to the last line
-// break that keeps the text under caps.Bytes. A zero limit means the
-// default.
+// Load cuts the index to caps exactly as Claude Code 2.1's memory loader
+// does: trim the text (JavaScript's String.prototype.trim); if it has more
+// than caps.Lines lines keep the first caps.Lines; if what is kept is still
+// longer than caps.Bytes UTF-16 code units, cut at the last "\n" at or
+// before that index (or at the index itself when there is none); then
+// append "\n\n" and the warning. A zero limit means the default.
 func Load(data []byte, caps Caps) View {
 	caps = caps.orDefault()
-	v, kept := split(data, caps)
-	if !v.Truncated {
-		v.Text = string(kept)
+	m := measureText(data, caps)
+	v := View{Lines: m.lines, Bytes: m.units, Truncated: m.truncated,
+		LoadedBytes: utf16Len(m.kept)}
+	if m.kept != "" {
+		v.LoadedLines = countSplit(m.kept)
+	}
+	v.Loaded, v.Dropped = m.sortEntries(data)
+	if !m.truncated {
+		v.Text = m.kept
 		return v
 	}
-	// Text is the kept part, a blank line and the warning; the warning of
-	// a 10,000-entry index names every dropped entry, so it is written
-	// once, into Text, and Warning shares its bytes.
-	var b strings.Builder
-	b.Grow(len(kept) + 400 + namesLen(v.Dropped))
-	b.Write(kept)
-	if len(kept) > 0 {
-		b.WriteByte('\n')
-	}
-	start := b.Len()
-	v.writeWarning(&b, caps)
-	end := b.Len()
-	b.WriteByte('\n')
-	v.Text = b.String()
-	v.Warning = v.Text[start:end]
+	v.Warning = "> WARNING: " + IndexName + " is " + m.reason(caps) +
+		". Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files."
+	v.Text = m.kept + "\n\n" + v.Warning
 	return v
 }
 
-// split measures data against caps, sorts its entries into loaded and
-// dropped and returns the kept bytes, leaving Text and Warning to Load:
-// Measure needs only the dropped entries, and the warning of a
-// 10,000-entry index is long.
-func split(data []byte, caps Caps) (View, []byte) {
-	kept := cut(data, caps)
-	v := View{
-		Lines:       countLines(data),
-		Bytes:       len(data),
-		LoadedLines: countLines(kept),
-		LoadedBytes: len(kept),
-		Truncated:   len(kept) < len(data),
+// DroppedNote says which entries a cut left out, for standard error: at
+// most max of them by name, then "and N more"; "" when none was.
+func (v View) DroppedNote(max int) string {
+	if len(v.Dropped) == 0 {
+		return ""
 	}
-	ix := Parse(data)
-	v.Loaded = make([]Entry, 0, min(len(ix.Lines), v.LoadedLines))
-	if v.Truncated {
-		v.Dropped = make([]Entry, 0, len(ix.Lines)-len(v.Loaded))
+	return fmt.Sprintf("%s not loaded (over the load caps): %s; %s",
+		plural(len(v.Dropped), "entry", "entries"), names(v.Dropped, max), FixHint)
+}
+
+// measured is an index measured against caps.
+type measured struct {
+	text      string // the trimmed index
+	lead      int    // lines trimmed away before it
+	lines     int    // lines of text, split at "\n"
+	units     int    // UTF-16 code units of text
+	kept      string // what is loaded, before the warning
+	truncated bool
+}
+
+func measureText(data []byte, caps Caps) measured {
+	raw := string(data)
+	text := trimJS(raw)
+	m := measured{text: text, lines: countSplit(text), units: utf16Len(text)}
+	if text == "" {
+		m.lines = 0
 	}
-	for _, l := range ix.Lines {
+	m.lead = strings.Count(raw[:len(raw)-len(strings.TrimLeftFunc(raw, isJSSpace))], "\n")
+	overLines, overSize := m.lines > caps.Lines, m.units > caps.Bytes
+	m.kept = text
+	if !overLines && !overSize {
+		return m
+	}
+	m.truncated = true
+	if overLines {
+		m.kept = firstLines(text, caps.Lines)
+	}
+	if utf16Len(m.kept) > caps.Bytes {
+		m.kept = cutUnits(m.kept, caps.Bytes)
+	}
+	return m
+}
+
+// reason is the part of the warning between "MEMORY.md is" and the period.
+func (m measured) reason(caps Caps) string {
+	overLines, overSize := m.lines > caps.Lines, m.units > caps.Bytes
+	switch {
+	case overSize && !overLines:
+		return fmt.Sprintf("%s (limit: %s) — index entries are too long", FormatSize(m.units), FormatSize(caps.Bytes))
+	case overLines && !overSize:
+		return fmt.Sprintf("%d lines (limit: %d)", m.lines, caps.Lines)
+	}
+	return fmt.Sprintf("%d lines and %s", m.lines, FormatSize(m.units))
+}
+
+// sortEntries splits the index's entries into those whose whole line is in
+// the kept text and the rest.
+func (m measured) sortEntries(data []byte) (loaded, dropped []Entry) {
+	// Lines wholly kept: every line before the last "\n" of kept, and the
+	// last one too when nothing was cut.
+	full := strings.Count(m.kept, "\n")
+	if !m.truncated && m.kept != "" {
+		full++
+	}
+	if m.truncated && !strings.HasSuffix(m.kept, "\n") && strings.HasPrefix(m.text[len(m.kept):], "\n") {
+		full++ // cut exactly at a line's end
+	}
+	last := m.lead + full
+	for _, l := range Parse(data).Lines {
 		if l.Entry == nil {
 			continue
 		}
-		if !v.Truncated || l.No <= v.LoadedLines {
-			v.Loaded = append(v.Loaded, *l.Entry)
+		if l.No <= last {
+			loaded = append(loaded, *l.Entry)
 		} else {
-			v.Dropped = append(v.Dropped, *l.Entry)
+			dropped = append(dropped, *l.Entry)
 		}
 	}
-	if len(v.Loaded) == 0 {
-		v.Loaded = nil // as callers and the JSON output have always seen it
-	}
-	if len(v.Dropped) == 0 {
-		v.Dropped = nil
-	}
-	return v, kept
+	return loaded, dropped
 }
 
-// cut returns the part of data an agent loads. When it cuts, the result is
-// empty or ends in a line break.
-func cut(data []byte, caps Caps) []byte {
-	kept := data
+// trimJS trims what JavaScript's String.prototype.trim trims: white space
+// and line terminators, the byte order mark among them.
+func trimJS(s string) string {
+	return strings.TrimFunc(s, isJSSpace)
+}
+
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
+// countSplit counts the pieces "\n" splits s into, as JavaScript's
+// s.split("\n").length does: an empty text is one line.
+func countSplit(s string) int { return strings.Count(s, "\n") + 1 }
+
+// firstLines keeps the first n lines of s, without the "\n" after them.
+func firstLines(s string, n int) string {
+	off := 0
+	for i := 0; i < n; i++ {
+		j := strings.IndexByte(s[off:], '\n')
+		if j < 0 {
+			return s
+		}
+		if i == n-1 {
+			return s[:off+j]
+		}
+		off += j + 1
+	}
+	return s
+}
+
+// utf16Len is the length of s in UTF-16 code units (JavaScript's length);
+// an invalid byte counts as the one unit of U+FFFD it decodes to.
+func utf16Len(s string) int {
 	n := 0
-	for i, c := range kept {
-		if c == '\n' {
-			n++
-			if n == caps.Lines {
-				kept = kept[:i+1]
-				break
-			}
-		}
-	}
-	if len(kept) > caps.Bytes {
-		i := bytes.LastIndexByte(kept[:caps.Bytes-1], '\n')
-		kept = kept[:i+1]
-	}
-	return kept
-}
-
-// countLines counts lines the way an editor shows them: a final line
-// without a line break still counts.
-func countLines(data []byte) int {
-	n := bytes.Count(data, []byte{'\n'})
-	if len(data) > 0 && data[len(data)-1] != '\n' {
+	for _, r := range s {
 		n++
+		if r >= 0x10000 {
+			n++
+		}
 	}
 	return n
 }
 
-// writeWarning writes the line that follows a cut index: both figures,
-// every entry that was not loaded, and the fix.
-func (v View) writeWarning(b *strings.Builder, caps Caps) {
-	fmt.Fprintf(b, "WARNING: MEMORY.md is %s lines and %s bytes; only the first %s lines and %s bytes were loaded (limits: %s lines, %s bytes). ",
-		comma(v.Lines), comma(v.Bytes), comma(v.LoadedLines), comma(v.LoadedBytes), comma(caps.Lines), comma(caps.Bytes))
-	if len(v.Dropped) == 0 {
-		b.WriteString("Every entry was loaded; only other lines were cut. ")
-	} else {
-		b.WriteString("Not loaded: " + plural(len(v.Dropped), "entry", "entries") + ": ")
-		writeNames(b, v.Dropped, len(v.Dropped))
-		b.WriteString(". ")
+// cutUnits cuts s as JavaScript's s.slice(0, c) does with c the last "\n"
+// at or before UTF-16 index limit, or limit when there is none (c > 0 is
+// required, so a text starting with "\n" is cut at limit). A cut inside a
+// surrogate pair leaves the high surrogate, which becomes U+FFFD in UTF-8.
+func cutUnits(s string, limit int) string {
+	units, cut := 0, len(s)
+	lastNL := -1
+	split := false
+	for i, r := range s {
+		if units > limit {
+			break
+		}
+		if r == '\n' {
+			lastNL = i
+		}
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if units+w > limit && cut == len(s) {
+			cut, split = i, units < limit
+		}
+		units += w
 	}
-	b.WriteString("Fix: " + FixHint + ".")
+	if lastNL > 0 {
+		return s[:lastNL]
+	}
+	if split {
+		return s[:cut] + string(utf8.RuneError)
+	}
+	return s[:cut]
+}
+
+// FormatSize formats a size as Claude Code does: "N bytes" under 1,024,
+// else KB (or MB) with one decimal and a trailing ".0" dropped. The decimal
+// is rounded as JavaScript's toFixed rounds n/1024: half away from zero.
+func FormatSize(n int) string {
+	if n < 1024 {
+		return strconv.Itoa(n) + " bytes"
+	}
+	unit, div := "KB", 1024
+	if n >= 1024*1024 {
+		unit, div = "MB", 1024*1024
+	}
+	tenths := (n*10 + div/2) / div
+	s := strconv.Itoa(tenths/10) + "." + strconv.Itoa(tenths%10)
+	return strings.TrimSuffix(s, ".0") + unit
 }
 
 // names lists up to max entries as "Title (file.md)", then "and N more".
 func names(es []Entry, max int) string {
 	var b strings.Builder
-	writeNames(&b, es, max)
-	return b.String()
-}
-
-func writeNames(b *strings.Builder, es []Entry, max int) {
 	for i, e := range es {
 		if i > 0 {
 			b.WriteString(", ")
@@ -157,20 +245,9 @@ func writeNames(b *strings.Builder, es []Entry, max int) {
 			b.WriteString("and " + comma(len(es)-max) + " more")
 			break
 		}
-		b.WriteString(e.Title)
-		b.WriteString(" (")
-		b.WriteString(e.File)
-		b.WriteString(")")
+		b.WriteString(e.Title + " (" + e.File + ")")
 	}
-}
-
-// namesLen is the length of writeNames's text for every entry of es.
-func namesLen(es []Entry) int {
-	n := 0
-	for _, e := range es {
-		n += len(e.Title) + len(e.File) + 5
-	}
-	return n
+	return b.String()
 }
 
 func plural(n int, one, many string) string {
@@ -198,7 +275,8 @@ func comma(n int) string {
 	return b.String()
 }
 
-// Pressure is how close the index is to its caps after a write.
+// Pressure is how close the index is to its caps after a write, measured
+// as Load measures: lines and UTF-16 code units of the trimmed text.
 type Pressure struct {
 	Lines, Bytes int
 	Caps         Caps
@@ -215,38 +293,38 @@ func Measure(data []byte, caps Caps) Pressure {
 }
 
 // MeasureIndex is Measure for data that ix has just rendered (data is
-// ix.Bytes()): it takes the entries that are now invisible from ix rather
-// than parsing data again, which matters to an add into a large index.
+// ix.Bytes()). It gives the same result; it exists so a caller holding the
+// parsed index says so, and parsing again is only needed over a cap.
 func MeasureIndex(ix *Index, data []byte, caps Caps) Pressure {
 	return measure(data, caps, func() *Index { return ix })
 }
 
-// measure parses data, through parsed, only when it is over a cap.
-func measure(data []byte, caps Caps, parsed func() *Index) Pressure {
+func measure(data []byte, caps Caps, _ func() *Index) Pressure {
 	caps = caps.orDefault()
-	p := Pressure{Lines: countLines(data), Bytes: len(data), Caps: caps}
+	m := measureText(data, caps)
+	p := Pressure{Lines: m.lines, Bytes: m.units, Caps: caps}
 	p.OverWarn = float64(p.Lines) > WarnRatio*float64(caps.Lines) || float64(p.Bytes) > WarnRatio*float64(caps.Bytes)
-	p.OverCap = p.Lines > caps.Lines || p.Bytes > caps.Bytes
-	if !p.OverCap {
-		return p
-	}
-	loaded := countLines(cut(data, caps))
-	for _, l := range parsed().Lines {
-		if l.Entry != nil && l.No > loaded {
-			p.Invisible = append(p.Invisible, *l.Entry)
-		}
+	p.OverCap = m.truncated
+	if p.OverCap {
+		_, p.Invisible = m.sortEntries(data)
 	}
 	return p
 }
 
 // Message is the write-time feedback: "" when the index is within
-// WarnRatio of both caps, else one line naming both figures and what to do.
-func (p Pressure) Message() string {
+// WarnRatio of both caps, else one line naming both figures, at most ten
+// invisible entries, and what to do.
+func (p Pressure) Message() string { return p.message(10) }
+
+// FullMessage is Message naming every invisible entry, for checks.
+func (p Pressure) FullMessage() string { return p.message(len(p.Invisible)) }
+
+func (p Pressure) message(max int) string {
 	if !p.OverWarn && !p.OverCap {
 		return ""
 	}
 	p.Caps = p.Caps.orDefault()
-	head := fmt.Sprintf("MEMORY.md is at %s/%s lines (%d%%) and %s/%s bytes (%d%%)",
+	head := fmt.Sprintf("MEMORY.md is at %s/%s lines (%d%%) and %s/%s characters (%d%%)",
 		comma(p.Lines), comma(p.Caps.Lines), percent(p.Lines, p.Caps.Lines),
 		comma(p.Bytes), comma(p.Caps.Bytes), percent(p.Bytes, p.Caps.Bytes))
 	if !p.OverCap {
@@ -256,7 +334,7 @@ func (p Pressure) Message() string {
 		return head + "; over the cap: its last lines are not loaded; " + FixHint
 	}
 	return fmt.Sprintf("%s; over the cap: %s now invisible to agents: %s; %s", head,
-		plural(len(p.Invisible), "entry is", "entries are"), names(p.Invisible, 10), FixHint)
+		plural(len(p.Invisible), "entry is", "entries are"), names(p.Invisible, max), FixHint)
 }
 
 func percent(n, of int) int {

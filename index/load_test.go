@@ -2,9 +2,12 @@ package index
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/memdir/memdir/typesx"
@@ -39,18 +42,18 @@ func indexOf(metas []Meta) []byte {
 	return []byte(b.String())
 }
 
+const claudeTail = ". Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files."
+
 func TestLoadLineCap(t *testing.T) {
 	metas := testMetas(300, 20)
 	data := indexOf(metas)
 	v := Load(data, DefaultCaps)
-	if !v.Truncated {
-		t.Fatalf("Truncated = false, want true")
+	if !v.Truncated || v.LoadedLines != 200 || v.Lines != 300 {
+		t.Fatalf("Truncated %v, %d/%d lines; want true, 200/300", v.Truncated, v.LoadedLines, v.Lines)
 	}
-	if got := strings.Count(strings.SplitN(v.Text, "\n\n", 2)[0]+"\n", "\n"); got != 200 {
-		t.Errorf("loaded text has %d lines, want 200", got)
-	}
-	if v.LoadedLines != 200 || v.Lines != 300 || v.Bytes != len(data) {
-		t.Errorf("figures = %d/%d lines, %d bytes; want 200/300, %d", v.LoadedLines, v.Lines, v.Bytes, len(data))
+	want := strings.Join(strings.Split(string(data), "\n")[:200], "\n") + "\n\n> WARNING: MEMORY.md is 300 lines (limit: 200)" + claudeTail
+	if v.Text != want {
+		t.Errorf("Text ends %q, want %q", v.Text[len(v.Text)-200:], want[len(want)-200:])
 	}
 	if len(v.Loaded) != 200 || len(v.Dropped) != 100 {
 		t.Fatalf("loaded %d, dropped %d; want 200, 100", len(v.Loaded), len(v.Dropped))
@@ -58,85 +61,146 @@ func TestLoadLineCap(t *testing.T) {
 	if diff := cmp.Diff(metas[200].Entry, v.Dropped[0]); diff != "" {
 		t.Errorf("first dropped mismatch (-want +got):\n%s", diff)
 	}
-	for _, m := range metas[200:] {
-		name := m.Entry.Title + " (" + m.Entry.File + ")"
-		if !strings.Contains(v.Warning, name) {
-			t.Errorf("warning does not name %s", name)
-		}
+	if strings.Contains(v.Text, "Topic 200") {
+		t.Errorf("the loaded text names a dropped entry")
 	}
-	for _, want := range []string{"300 lines", comma(len(data)) + " bytes", "first 200 lines", "limits: 200 lines, 25,000 bytes", "Not loaded: 100 entries", "memdir index --fit"} {
-		if !strings.Contains(v.Warning, want) {
-			t.Errorf("warning lacks %q:\n%s", want, v.Warning)
-		}
-	}
-	if !strings.HasSuffix(v.Text, "\n\n"+v.Warning+"\n") || !strings.HasPrefix(string(data), strings.TrimSuffix(v.Text, "\n"+v.Warning+"\n")) {
-		t.Errorf("Text is not the kept part followed by the warning")
-	}
-}
-
-func TestLoadByteCut(t *testing.T) {
-	metas := testMetas(150, 190)
-	data := indexOf(metas)
-	if len(data) <= MaxBytes {
-		t.Fatalf("test index is only %d bytes", len(data))
-	}
-	v := Load(data, DefaultCaps)
-	kept := string(data[:v.LoadedBytes])
-	if v.LoadedBytes >= MaxBytes || !strings.HasSuffix(kept, "\n") {
-		t.Errorf("kept %d bytes ending %q; want < %d ending in a newline", v.LoadedBytes, kept[len(kept)-5:], MaxBytes)
-	}
-	if next := strings.IndexByte(string(data[v.LoadedBytes:]), '\n'); v.LoadedBytes+next+1 < MaxBytes {
-		t.Errorf("cut at %d, but the next line would still fit", v.LoadedBytes)
-	}
-	if !strings.HasPrefix(v.Text, kept+"\nWARNING: ") {
-		t.Errorf("Text does not start with the kept part then the warning")
-	}
-	if got := len(v.Loaded) + len(v.Dropped); got != 150 || len(v.Dropped) == 0 {
-		t.Errorf("loaded %d + dropped %d; want 150 in all, some dropped", len(v.Loaded), len(v.Dropped))
-	}
-	if !strings.Contains(v.Warning, comma(v.LoadedBytes)+" bytes were loaded") {
-		t.Errorf("warning lacks the loaded byte figure:\n%s", v.Warning)
+	note := v.DroppedNote(10)
+	if !strings.HasPrefix(note, "100 entries not loaded (over the load caps): Topic 200 (user_topic_200.md), ") || !strings.Contains(note, "and 90 more") {
+		t.Errorf("DroppedNote = %q", note)
 	}
 }
 
 func TestLoadCases(t *testing.T) {
+	long := strings.Repeat("x", 30000)
 	tests := []struct {
-		name      string
-		data      string
-		caps      Caps
-		text      string
-		truncated bool
-		dropped   []Entry
+		name    string
+		data    string
+		caps    Caps
+		text    string
+		dropped []Entry
 	}{
-		{"fits", "- [A](a.md)\n", DefaultCaps, "- [A](a.md)\n", false, nil},
-		{"fits without final newline", "a\nb", Caps{Lines: 2, Bytes: 10}, "a\nb", false, nil},
-		{"zero caps mean default", "a\n", Caps{}, "a\n", false, nil},
-		{"exact byte cap", "abcd\n", Caps{Lines: 5, Bytes: 5}, "abcd\n", false, nil},
-		{"partial line dropped", "- [A](a.md)\n- [B](b.md)\n", Caps{Lines: 5, Bytes: 15}, "- [A](a.md)\n", true, []Entry{{"B", "b.md", ""}}},
-		{"first line too long", "- [A](a.md)\n", Caps{Lines: 5, Bytes: 5}, "", true, []Entry{{"A", "a.md", ""}}},
-		{"only notes cut", "- [A](a.md)\nnote\n", Caps{Lines: 1, Bytes: 100}, "- [A](a.md)\n", true, nil},
+		{"fits, trimmed", "\n\n- [A](a.md)\n\n", DefaultCaps, "- [A](a.md)", nil},
+		{"fits without final newline", "a\nb", Caps{Lines: 2, Bytes: 10}, "a\nb", nil},
+		{"zero caps mean default", "a\n", Caps{}, "a", nil},
+		{"exact size cap", "abcd\n", Caps{Lines: 5, Bytes: 4}, "abcd", nil},
+		{"size cut at a newline", "- [A](a.md)\n- [B](b.md)\n", Caps{Lines: 5, Bytes: 15},
+			"- [A](a.md)\n\n> WARNING: MEMORY.md is 23 bytes (limit: 15 bytes) — index entries are too long" + claudeTail, []Entry{{"B", "b.md", ""}}},
+		{"size cut with no newline", "- [A](a.md)\n", Caps{Lines: 5, Bytes: 5},
+			"- [A]\n\n> WARNING: MEMORY.md is 11 bytes (limit: 5 bytes) — index entries are too long" + claudeTail, []Entry{{"A", "a.md", ""}}},
+		{"only notes cut", "- [A](a.md)\nnote\n", Caps{Lines: 1, Bytes: 100},
+			"- [A](a.md)\n\n> WARNING: MEMORY.md is 2 lines (limit: 1)" + claudeTail, nil},
+		{"both caps", "a\nb\n" + long, Caps{Lines: 2, Bytes: 25000},
+			"a\nb\n\n> WARNING: MEMORY.md is 3 lines and 29.3KB" + claudeTail, nil},
+		{"utf-16 units, not bytes", "ééé\nééé\n", Caps{Lines: 5, Bytes: 7}, "ééé\nééé", nil},
+		{"surrogate pair counts two", "😀😀\n", Caps{Lines: 5, Bytes: 3},
+			"😀\ufffd\n\n> WARNING: MEMORY.md is 4 bytes (limit: 3 bytes) — index entries are too long" + claudeTail, nil},
+		{"leading blank lines shift numbers", "\n\n- [A](a.md)\n- [B](b.md)\n", Caps{Lines: 1, Bytes: 100},
+			"- [A](a.md)\n\n> WARNING: MEMORY.md is 2 lines (limit: 1)" + claudeTail, []Entry{{"B", "b.md", ""}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			v := Load([]byte(tc.data), tc.caps)
-			if v.Truncated != tc.truncated {
-				t.Errorf("Truncated = %v, want %v", v.Truncated, tc.truncated)
-			}
-			kept := v.Text[:v.LoadedBytes]
-			if !v.Truncated && kept != v.Text {
-				t.Errorf("Text %q has more than the index", v.Text)
-			}
-			if kept != tc.text {
-				t.Errorf("kept %q, want %q", kept, tc.text)
+			if v.Text != tc.text {
+				t.Errorf("Text = %q\nwant   %q", v.Text, tc.text)
 			}
 			if diff := cmp.Diff(tc.dropped, v.Dropped); diff != "" {
 				t.Errorf("Dropped mismatch (-want +got):\n%s", diff)
 			}
-			if (v.Warning != "") != tc.truncated {
-				t.Errorf("Warning = %q with Truncated %v", v.Warning, tc.truncated)
+			if (v.Warning != "") != v.Truncated {
+				t.Errorf("Warning = %q with Truncated %v", v.Warning, v.Truncated)
 			}
 		})
 	}
+}
+
+func TestFormatSize(t *testing.T) {
+	tests := map[int]string{0: "0 bytes", 1023: "1023 bytes", 1024: "1KB", 25000: "24.4KB", 24832: "24.3KB", 1075: "1KB", 1076: "1.1KB", 10 * 1024 * 1024: "10MB"}
+	for n, want := range tests {
+		if got := FormatSize(n); got != want {
+			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// oracleLoad is Claude Code's iUt written over UTF-16 code units, as the
+// JavaScript runs, independent of Load's byte walking.
+func oracleLoad(data string, caps Caps) string {
+	u := utf16.Encode([]rune(data))
+	isSpace := func(c uint16) bool { return isJSSpace(rune(c)) }
+	for len(u) > 0 && isSpace(u[0]) {
+		u = u[1:]
+	}
+	for len(u) > 0 && isSpace(u[len(u)-1]) {
+		u = u[:len(u)-1]
+	}
+	lines := 1
+	for _, c := range u {
+		if c == '\n' {
+			lines++
+		}
+	}
+	size := len(u)
+	overL, overS := lines > caps.Lines, size > caps.Bytes
+	if !overL && !overS {
+		return string(utf16.Decode(u))
+	}
+	a := u
+	if overL {
+		n := 0
+		for i, c := range u {
+			if c == '\n' {
+				n++
+				if n == caps.Lines {
+					a = u[:i]
+					break
+				}
+			}
+		}
+	}
+	if len(a) > caps.Bytes {
+		c := -1
+		for i := min(caps.Bytes, len(a)-1); i >= 0; i-- {
+			if a[i] == '\n' {
+				c = i
+				break
+			}
+		}
+		if c > 0 {
+			a = a[:c]
+		} else {
+			a = a[:caps.Bytes]
+		}
+	}
+	var reason string
+	switch {
+	case overS && !overL:
+		reason = FormatSize(size) + " (limit: " + FormatSize(caps.Bytes) + ") — index entries are too long"
+	case overL && !overS:
+		reason = strconv.Itoa(lines) + " lines (limit: " + strconv.Itoa(caps.Lines) + ")"
+	default:
+		reason = strconv.Itoa(lines) + " lines and " + FormatSize(size)
+	}
+	return string(utf16.Decode(a)) + "\n\n> WARNING: MEMORY.md is " + reason + claudeTail
+}
+
+func FuzzLoad(f *testing.F) {
+	f.Add("- [A](a.md)\n- [B](b.md)\n", 1, 15)
+	f.Add("\u3000é😀\n\n x\ny\n", 2, 3)
+	f.Add("\ufeffa\r\nb", 1, 100)
+	f.Fuzz(func(t *testing.T, data string, lines, size int) {
+		if !utf8.ValidString(data) || lines < 1 || size < 1 || lines > 50 || size > 300 {
+			return
+		}
+		caps := Caps{Lines: lines, Bytes: size}
+		got := Load([]byte(data), caps)
+		if want := oracleLoad(data, caps); got.Text != want {
+			t.Fatalf("Load(%q, %v).Text = %q, oracle %q", data, caps, got.Text, want)
+		}
+		p := Measure([]byte(data), caps)
+		if p.OverCap != got.Truncated || len(p.Invisible) != len(got.Dropped) {
+			t.Fatalf("Measure disagrees with Load on %q", data)
+		}
+	})
 }
 
 func TestMeasure(t *testing.T) {
@@ -149,8 +213,8 @@ func TestMeasure(t *testing.T) {
 	}{
 		{"69% lines", lines(138), false, false, nil},
 		{"70% lines", lines(140), false, false, nil},
-		{"71% lines", lines(142), true, false, []string{"142/200 lines (71%)", "284/25,000 bytes (1%)", "over 70%: run `memdir index --fit`"}},
-		{"71% bytes", []byte(strings.Repeat("y", 17750) + "\n"), true, false, []string{"1/200 lines", "17,751/25,000 bytes (71%)"}},
+		{"71% lines", lines(142), true, false, []string{"142/200 lines (71%)", "283/25,000 characters (1%)", "over 70%: run `memdir index --fit`"}},
+		{"71% bytes", []byte(strings.Repeat("y", 17750) + "\n"), true, false, []string{"1/200 lines", "17,750/25,000 characters (71%)"}},
 		{"over lines", indexOf(testMetas(230, 5)), true, true, []string{"230/200 lines (115%)", "over the cap: 30 entries are now invisible to agents: Topic 200 (user_topic_200.md)", "and 20 more"}},
 		{"over bytes notes only", []byte(strings.Repeat("z", 25001)), true, true, []string{"over the cap: its last lines are not loaded"}},
 	}

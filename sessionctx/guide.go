@@ -29,8 +29,15 @@ func Guide(dir, mode string) string {
 		b.WriteString("- Or write <type>_<name>.md with name, description and type frontmatter and add a line\n")
 		b.WriteString("  `- [Name](file.md) — one-line description` to MEMORY.md.\n")
 	}
-	b.WriteString(`
-What not to save: anything the code, the git history or the instruction files
+	b.WriteString("\n" + Rules("`memdir rm NAME`"))
+	return b.String()
+}
+
+// Rules is the part of the guide every way of keeping memory shares (the
+// session-start context, the MCP tools): what not to save and how to treat
+// what is remembered. forget says how to remove a memory.
+func Rules(forget string) string {
+	return `What not to save: anything the code, the git history or the instruction files
 already say; passwords, tokens and other secrets; one-off details of the task
 at hand.
 
@@ -39,7 +46,6 @@ How to use what you remember:
 - A remembered file, function or flag may have changed since: check that it
   still exists before you rely on it.
 - When the person says a memory is wrong or to ignore it, stop using it and
-  update or remove it (` + "`memdir rm NAME`" + `).
-`)
-	return b.String()
+  update or remove it (` + forget + `).
+`
 }

@@ -98,11 +98,14 @@ func skillsText(skills []Skill) string {
 	return b.String()
 }
 
+// indexSection is the index part of the memory prompt as Claude Code
+// writes it: a heading, a blank line, and the loaded text (or Claude's line
+// for an empty index).
 func indexSection(v index.View) string {
-	if strings.TrimSpace(v.Text) == "" {
-		return "MEMORY.md is empty: nothing has been remembered for this project yet.\n"
+	if v.Text == "" {
+		return "## MEMORY.md\n\nYour MEMORY.md is currently empty. When you save new memories, they will appear here.\n"
 	}
-	return "## MEMORY.md\n\n" + v.Text
+	return "## MEMORY.md\n\n" + v.Text + "\n"
 }
 
 // Text renders the context as tagged blocks, each carrying its path and

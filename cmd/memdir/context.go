@@ -113,7 +113,11 @@ func runContext(a *app, opts contextOptions) error {
 		build.Memory = &sessionctx.Memory{Dir: ws.loc.Dir, Mode: string(ws.dir.Mode), Index: data,
 			Caps: index.DefaultCaps, Exists: ws.dir.Exists()}
 	}
-	out, err := render(sessionctx.Build(build), format)
+	sc := sessionctx.Build(build)
+	if note := (index.View{Dropped: sc.Dropped}).DroppedNote(10); note != "" {
+		a.warn("%s", note)
+	}
+	out, err := render(sc, format)
 	if err != nil {
 		return err
 	}

@@ -17,8 +17,11 @@ func newIndexCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "index",
 		Short: "Print MEMORY.md as an agent loads it, or check and repair it",
-		Long: `Print the index exactly as an agent gets it at session start: at most
-200 lines and 25,000 bytes, with a warning naming every entry that was cut.
+		Long: `Print the index exactly as Claude Code loads it at session start: the
+trimmed text, at most 200 lines, then at most 25,000 characters (UTF-16 code
+units, cut at the last line break inside the limit), then Claude's one-line
+warning when anything was cut, and a final newline. The entries that were
+not loaded are named on standard error (ten at most; --check names them all).
 
 --check   report dangling links, unindexed topics, duplicates, long lines
 --rebuild rewrite the index from the topic files (hand-written lines stay)
@@ -98,7 +101,7 @@ func runIndex(a *app, opts indexOptions) error {
 			return err
 		}
 		p := index.Measure(data, index.DefaultCaps)
-		fmt.Fprintf(a.out, "%s MEMORY.md: %d lines, %d bytes\n", verb, p.Lines, p.Bytes)
+		fmt.Fprintf(a.out, "%s MEMORY.md: %d lines, %d characters\n", verb, p.Lines, p.Bytes)
 		if msg := p.Message(); msg != "" {
 			a.warn("%s", msg)
 		}
@@ -113,7 +116,13 @@ func runIndex(a *app, opts indexOptions) error {
 		return a.writeJSON(viewJSON{Text: v.Text, Lines: v.Lines, Bytes: v.Bytes, Truncated: v.Truncated,
 			Warning: v.Warning, Loaded: entriesJSON(v.Loaded), Dropped: entriesJSON(v.Dropped)})
 	}
-	_, err = fmt.Fprint(a.out, v.Text)
+	if note := v.DroppedNote(10); note != "" {
+		a.warn("%s", note)
+	}
+	if v.Text == "" {
+		return nil
+	}
+	_, err = fmt.Fprint(a.out, v.Text+"\n")
 	return err
 }
 
