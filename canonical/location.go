@@ -1,13 +1,13 @@
 package canonical
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 )
 
 // Sentinel errors.
@@ -31,15 +31,13 @@ const (
 // MaxSlugLen is the length past which Slug cuts a slug and appends a hash.
 const MaxSlugLen = 200
 
-// slugHashLen is how many hex digits of SHA-256 a long slug ends with.
-const slugHashLen = 12
-
 // Slug turns a project root into a directory name the way Claude Code does:
 // every character outside [A-Za-z0-9] becomes '-'. Characters outside the
 // Basic Multilingual Plane become "--", because Claude Code's JavaScript
 // replaces UTF-16 code units. A slug longer than MaxSlugLen keeps its first
-// MaxSlugLen characters and gets "-" and a hex hash of the full root, so
-// long roots that share a prefix stay distinct.
+// MaxSlugLen characters and gets "-" and SlugHash of the full root, as in
+// Claude Code 2.1 (its $E and fNu functions), so long roots that share a
+// prefix stay distinct and memdir finds the directory Claude Code made.
 func Slug(root string) string {
 	var b strings.Builder
 	b.Grow(len(root))
@@ -57,8 +55,25 @@ func Slug(root string) string {
 	if len(s) <= MaxSlugLen {
 		return s
 	}
-	sum := sha256.Sum256([]byte(root))
-	return s[:MaxSlugLen] + "-" + hex.EncodeToString(sum[:])[:slugHashLen]
+	return s[:MaxSlugLen] + "-" + SlugHash(root)
+}
+
+// SlugHash is Claude Code's hash of a long root: the Java-style string hash
+// (h = 31*h + c over UTF-16 code units, wrapping at 32 bits), its absolute
+// value written in base 36.
+func SlugHash(root string) string {
+	var h int32
+	for _, c := range utf16.Encode([]rune(root)) {
+		h = h*31 + int32(c)
+	}
+	return strconv.FormatInt(abs64(int64(h)), 36)
+}
+
+func abs64(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // Options are the inputs Resolve chooses the memory directory from.

@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -27,7 +29,7 @@ func TestSlug(t *testing.T) {
 		{"unicode BMP is one dash each", "/home/é/日本", "-home-----"},
 		{"astral is two dashes like UTF-16", "/x/😀", "-x---"},
 		{"exactly 200 kept", "/" + strings.Repeat("b", 199), "-" + strings.Repeat("b", 199)},
-		{"long is cut and hashed", long, "-" + strings.Repeat("a", 199) + "-46d5fa800bd5"},
+		{"long is cut and hashed", long, "-" + strings.Repeat("a", 199) + "-feo44x"}, // node: Claude Code's jCe,
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -191,4 +193,45 @@ func TestClaimRoot(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, ".memdir", "root")); string(data) != "/a\n" {
 		t.Errorf("root record after mismatch = %q, want unchanged %q", data, "/a\n")
 	}
+}
+
+// TestSlugHashClaude pins SlugHash to values computed by Claude Code
+// 2.1.197's own function (Math.abs(jCe(path)).toString(36)) under node.
+func TestSlugHashClaude(t *testing.T) {
+	tests := map[string]string{
+		"/home/u/" + strings.Repeat("a", 250): "bkw3mj",
+		"/x/é😀/" + strings.Repeat("b", 200):   "okua0n",
+		"":                                    "0",
+		"/tmp/zz":                             "yueyft",
+	}
+	for root, want := range tests {
+		if got := SlugHash(root); got != want {
+			t.Errorf("SlugHash(%.12q) = %q, want %q", root, got, want)
+		}
+	}
+	long := "/home/u/" + strings.Repeat("a", 250)
+	if got, want := Slug(long), Slug(long)[:MaxSlugLen]+"-bkw3mj"; got != want {
+		t.Errorf("Slug = %q, want %q", got, want)
+	}
+}
+
+func FuzzSlugHash(f *testing.F) {
+	f.Add("/home/u/app")
+	f.Add("é😀\x80")
+	f.Fuzz(func(t *testing.T, root string) {
+		// Oracle: the same hash computed in int64 and reduced mod 2^32.
+		var h int64
+		for _, c := range utf16.Encode([]rune(root)) {
+			h = (h*31 + int64(c)) & 0xffffffff
+		}
+		if h >= 1<<31 {
+			h -= 1 << 32
+		}
+		if h < 0 {
+			h = -h
+		}
+		if got := SlugHash(root); got != strconv.FormatInt(h, 36) {
+			t.Fatalf("SlugHash(%q) = %s, oracle %s", root, got, strconv.FormatInt(h, 36))
+		}
+	})
 }
