@@ -99,7 +99,8 @@ func (r *AddRequest) Validate() error {
 	if !r.AllowSecret {
 		all := r.Name + "\n" + r.Description + "\n" + strings.Join(r.Tags, "\n") + "\n" + body
 		if found := secrets.Scan(all); len(found) > 0 {
-			return &InputError{Msg: fmt.Sprintf("the text contains what looks like a %s (%s): secrets never go into memory; remove it, or pass --allow-secret if it is not one", found[0].Kind, found[0].Redacted)}
+			se := &SecretError{Kind: found[0].Kind, Redacted: found[0].Redacted}
+			return &InputError{Msg: se.Error() + "; remove it, or pass --allow-secret if it is not one", Err: se}
 		}
 	}
 	return nil

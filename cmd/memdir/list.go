@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -36,33 +35,9 @@ Examples:
 }
 
 // topicJSON is a topic as read commands print it.
-type topicJSON struct {
-	File        string     `json:"file"`
-	Name        string     `json:"name"`
-	Description string     `json:"description"`
-	Type        string     `json:"type"`
-	Created     *time.Time `json:"created,omitempty"`
-	Modified    *time.Time `json:"modified,omitempty"`
-	Private     bool       `json:"private,omitempty"`
-	Expires     string     `json:"expires,omitempty"`
-	Tags        []string   `json:"tags,omitempty"`
-	Body        string     `json:"body,omitempty"`
-}
+type topicJSON = memdir.TopicView
 
-func toJSON(t *memdir.Topic, body bool) topicJSON {
-	j := topicJSON{File: t.File, Name: t.Name, Description: t.Description, Type: string(t.Type),
-		Private: t.Private, Expires: t.Expires, Tags: t.Tags}
-	if !t.Created.IsZero() {
-		j.Created = &t.Created
-	}
-	if !t.Modified.IsZero() {
-		j.Modified = &t.Modified
-	}
-	if body {
-		j.Body = t.Body
-	}
-	return j
-}
+func toJSON(t *memdir.Topic, body bool) topicJSON { return t.View(body) }
 
 func runList(a *app, opts listOptions) error {
 	var only typesx.Type
