@@ -1,0 +1,45 @@
+package search
+
+// absorb copies the documents of s whose source is not dead into the
+// builder, postings and all, without reading or tokenizing anything
+// again. Documents keep their order, after those already in the builder.
+func (b *builder) absorb(s *segment, dead map[string]bool) {
+	srcMap := make([]int64, len(s.sources))
+	for i, src := range s.sources {
+		srcMap[i] = -1
+		if !dead[src.path] {
+			srcMap[i] = int64(b.addSource(src))
+		}
+	}
+	docMap := make([]int64, len(s.docs))
+	for i, d := range s.docs {
+		docMap[i] = -1
+		if srcMap[d.src] >= 0 {
+			d.src = uint32(srcMap[d.src])
+			docMap[i] = int64(len(b.seg.docs))
+			b.seg.docs = append(b.seg.docs, d)
+		}
+	}
+	var pos [numFields][]uint32
+	for i := 0; i < s.dict.n; i++ {
+		term, p := s.term(i)
+		for p.next() {
+			if int(p.doc) >= len(docMap) || docMap[p.doc] < 0 {
+				continue
+			}
+			p.allPositions(&pos)
+			b.addPosting(term, uint32(docMap[p.doc]), p.tf, &pos)
+		}
+	}
+	for i := 0; i < s.surfaces.n; i++ {
+		w, val := s.surfaces.record(i)
+		if _, ok := b.surfaces[w]; ok {
+			continue
+		}
+		d := &dec{b: val}
+		if t := int(d.uvarint()); !d.bad && t < s.dict.n {
+			term, _ := s.dict.record(t)
+			b.surfaces[w] = term
+		}
+	}
+}

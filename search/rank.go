@@ -1,0 +1,148 @@
+package search
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"github.com/memdir/memdir/typesx"
+)
+
+// Kinds of hit.
+const (
+	kindTopic = "topic"
+	kindLog   = "log"
+)
+
+// Ranking after relevance. Recency fades a memory's score towards
+// 1-maxFade of it, by half-lives that follow how fast each kind of
+// memory goes stale: user and feedback topics never fade, reference
+// topics over a year, project topics over a season, undistilled log
+// entries (news a dream has not filed yet) over a week. An expired topic
+// loses a fifth more. A topic recalled often gains up to maxBoost. None
+// of it moves a memory whose name is exactly the query below one whose
+// name is not.
+const (
+	day         = 24 * time.Hour
+	maxFade     = 0.3
+	expiredCut  = 0.8
+	maxBoost    = 0.15
+	exactWindow = 200 // the best matches checked for an exact name
+)
+
+// HalfLife returns how long a memory of type t (a log entry when log is
+// set) takes to lose half of what recency can take from its score; 0
+// means it never fades.
+func HalfLife(t typesx.Type, log bool) time.Duration {
+	switch {
+	case log:
+		return 7 * day
+	case t == typesx.Project:
+		return 90 * day
+	case t == typesx.Reference:
+		return 365 * day
+	}
+	return 0
+}
+
+// recency is the factor age leaves of a score.
+func recency(d *doc, src *source, now time.Time) float64 {
+	f := 1.0
+	if h := HalfLife(d.typ, src.kind == srcLog); h > 0 {
+		if age := now.Sub(time.Unix(d.modified, 0)); age > 0 {
+			f = 1 - maxFade*(1-math.Exp2(-float64(age)/float64(h)))
+		}
+	}
+	if d.expires != "" && d.expires < now.Format(time.DateOnly) {
+		f *= expiredCut
+	}
+	return f
+}
+
+// recallBoost is the factor recalls add: 5% for one, 10% for three,
+// maxBoost from seven on.
+func recallBoost(n int) float64 { return 1 + min(maxBoost, 0.05*math.Log2(1+float64(n))) }
+
+// ranked is a document in the order a search returns it.
+type ranked struct {
+	g     int32
+	d     *doc
+	src   *source
+	score float64
+	tier  int // 0 exact name, 1 has every word, 2 has some
+}
+
+// rank evaluates the query, relaxing words side by side to OR when fewer
+// than limit memories have them all (those that have them all still come
+// first), and orders the hits.
+func (ix *Index) rank(v *view, pq *parsed, keep func(int32) bool, limit int, now time.Time) []ranked {
+	e := &evaluator{v: v, keep: keep}
+	strict := e.eval(pq.root)
+	var loose []match
+	if len(strict) < limit && hasImplicit(pq.root) {
+		e.relaxed = true
+		loose = subtract(e.eval(pq.root), strict)
+		all := wordCount(pq.root)
+		for i := range loose {
+			loose[i].score *= loose[i].words / all
+		}
+	}
+	out := make([]ranked, 0, len(strict)+len(loose))
+	for tier, ms := range [][]match{strict, loose} {
+		for _, m := range ms {
+			_, d, src := v.at(m.doc)
+			out = append(out, ranked{g: m.doc, d: d, src: src, score: m.score, tier: tier + 1})
+		}
+	}
+	markExact(out, pq.words)
+	recalls := ix.loadRecalls()
+	for i := range out {
+		r := &out[i]
+		r.score *= recency(r.d, r.src, now)
+		if r.src.kind == srcTopic {
+			r.score *= recallBoost(recalls[r.src.path].count)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return before(&out[i], &out[j]) })
+	return out[:min(limit, len(out))]
+}
+
+// markExact puts the memories whose name is exactly the query's words in
+// tier 0. Only the best matches by relevance can be: a name that is the
+// whole query scores high on the heaviest field.
+func markExact(out []ranked, words []string) {
+	sort.Slice(out, func(i, j int) bool { return out[i].score > out[j].score })
+	tk := newTokenizer()
+	for i := range out[:min(exactWindow, len(out))] {
+		if out[i].tier == 1 && sameWords(tk, out[i].d.name, words) {
+			out[i].tier = 0
+		}
+	}
+}
+
+// sameWords reports whether text has exactly the folded words want.
+func sameWords(tk *tokenizer, text string, want []string) bool {
+	n, same := 0, true
+	tk.each(text, 0, func(w word) {
+		if w.whole {
+			return
+		}
+		same = same && n < len(want) && want[n] == w.folded
+		n++
+	})
+	return same && n == len(want)
+}
+
+func before(a, b *ranked) bool {
+	switch {
+	case a.tier != b.tier:
+		return a.tier < b.tier
+	case a.score != b.score:
+		return a.score > b.score
+	case a.d.modified != b.d.modified:
+		return a.d.modified > b.d.modified
+	case a.src.path != b.src.path:
+		return a.src.path < b.src.path
+	}
+	return a.d.entry < b.d.entry
+}

@@ -1,0 +1,173 @@
+package search
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/memdir/memdir/dailylog"
+	"github.com/memdir/memdir/memdir"
+)
+
+// racyWindow is how long after a change a file's stamp cannot be
+// trusted: a second change inside the file system's timestamp
+// granularity keeps the stamp. Whole-second stamps (FAT, HFS+, some
+// network file systems) get two seconds; nanosecond ones a generous
+// margin over the kernel's coarse clock tick.
+func racyWindow(mtime int64) int64 {
+	if mtime%int64(time.Second) == 0 {
+		return int64(2 * time.Second)
+	}
+	return int64(100 * time.Millisecond)
+}
+
+// racy reports whether a stamp taken at `at` (wall clock, nanoseconds)
+// may hide a later change.
+func racy(mtime, ctime, at int64) bool {
+	t := max(mtime, ctime)
+	return t >= at-racyWindow(mtime)
+}
+
+// scan compares the files with what the index read.
+type scan struct {
+	dirs    []stamp           // the directories' stamps, for the next scan
+	now     map[string]source // every source file as it is now
+	changed []string          // paths that are new, changed or racy
+	deleted []string          // paths the index has that are gone
+}
+
+// fresh reports whether the index already reflects every file.
+func (sc *scan) fresh() bool { return len(sc.changed) == 0 && len(sc.deleted) == 0 }
+
+// scanFiles stats every source file, listing the directories again only
+// when one of them changed since the index listed it (or the index has
+// none), and reports what changed. The wall clock is used, never the
+// command's clock: stamps come from the file system.
+func scanFiles(dir string, known map[string]*source, dirs []stamp) *scan {
+	at := time.Now().UnixNano()
+	sc := &scan{dirs: dirs}
+	var names []string
+	if known == nil || dirsChanged(dir, dirs) {
+		names, sc.dirs = listSources(dir, at)
+	} else {
+		names = make([]string, 0, len(known))
+		for p := range known {
+			names = append(names, p)
+		}
+	}
+	sc.now = statSources(dir, names, at)
+	for p, s := range sc.now {
+		k := known[p]
+		if k == nil || k.racy || k.size != s.size || k.mtime != s.mtime || k.ctime != s.ctime || k.ino != s.ino || k.kind != s.kind {
+			sc.changed = append(sc.changed, p)
+		}
+	}
+	for p := range known {
+		if _, ok := sc.now[p]; !ok {
+			sc.deleted = append(sc.deleted, p)
+		}
+	}
+	return sc
+}
+
+// dirsChanged reports whether a directory's stamp moved (a file was
+// created, removed or renamed in it) or could not be trusted.
+func dirsChanged(dir string, dirs []stamp) bool {
+	if len(dirs) == 0 {
+		return true
+	}
+	for _, d := range dirs {
+		if d.racy || dirMtime(filepath.Join(dir, filepath.FromSlash(d.path))) != d.mtime {
+			return true
+		}
+	}
+	return false
+}
+
+func dirMtime(p string) int64 {
+	fi, err := os.Stat(p)
+	if err != nil || !fi.IsDir() {
+		return 0
+	}
+	return fi.ModTime().UnixNano()
+}
+
+// listSources lists the topic files and the daily logs, and stamps the
+// directories that hold them (a directory that does not exist has the
+// zero stamp, so its creation is noticed).
+func listSources(dir string, at int64) ([]string, []stamp) {
+	var names []string
+	dirs := []string{".", memdir.LogsDir}
+	if f, err := os.Open(dir); err == nil {
+		all, _ := f.Readdirnames(-1)
+		f.Close()
+		for _, n := range all {
+			if memdir.IsTopicFile(n) {
+				names = append(names, n)
+			}
+		}
+	}
+	logs, _ := dailylog.Files(dir)
+	seen := map[string]bool{}
+	for _, abs := range logs {
+		rel, err := filepath.Rel(dir, abs)
+		if err != nil {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		names = append(names, rel)
+		for d := path.Dir(rel); d != memdir.LogsDir && d != "." && !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	stamps := make([]stamp, len(dirs))
+	for i, d := range dirs {
+		m := dirMtime(filepath.Join(dir, filepath.FromSlash(d)))
+		stamps[i] = stamp{path: d, mtime: m, racy: m != 0 && racy(m, 0, at)}
+	}
+	return names, stamps
+}
+
+// statSources stamps the regular files among names, several at a time.
+func statSources(dir string, names []string, at int64) map[string]source {
+	out := make([]source, len(names))
+	workers := min(runtime.GOMAXPROCS(0)*2, 8, len(names))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(names); i += workers {
+				out[i] = statSource(dir, names[i], at)
+			}
+		}()
+	}
+	wg.Wait()
+	now := make(map[string]source, len(names))
+	for _, s := range out {
+		if s.kind != 0 {
+			now[s.path] = s
+		}
+	}
+	return now
+}
+
+// statSource stamps one file; kind 0 when it is gone or not a regular
+// file.
+func statSource(dir, name string, at int64) source {
+	fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name)))
+	if err != nil || !fi.Mode().IsRegular() {
+		return source{}
+	}
+	s := source{path: name, kind: srcTopic, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	if len(name) > len(memdir.LogsDir) && name[:len(memdir.LogsDir)+1] == memdir.LogsDir+"/" {
+		s.kind = srcLog
+	}
+	s.ino, s.ctime = inodeOf(fi)
+	s.racy = racy(s.mtime, s.ctime, at)
+	return s
+}

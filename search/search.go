@@ -1,0 +1,153 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/typesx"
+)
+
+// Limits of a search's result count.
+const (
+	DefaultLimit = 10
+	MaxLimit     = 1000
+)
+
+// Index is the search index of one memory directory: derived data under
+// <memory dir>/.memdir/search/, brought up to date with the files by every
+// search and rebuilt whenever it is missing or damaged. Many processes may
+// use one index at once.
+type Index struct {
+	dir *memdir.Dir
+}
+
+// Open returns the index of a memory directory. Nothing is read until it
+// is used.
+func Open(d *memdir.Dir) *Index { return &Index{dir: d} }
+
+func (ix *Index) now() time.Time {
+	if ix.dir.Now != nil {
+		return ix.dir.Now()
+	}
+	return time.Now()
+}
+
+// Query is one search.
+type Query struct {
+	// Text is the query: words (all should match; when no memory has them
+	// all, any may), "phrases", prefix*, OR, AND, NOT or -word, and
+	// parentheses.
+	Text string `json:"query"`
+	// Types keeps memories of these types only; log entries without a
+	// type are left out when it is set.
+	Types []typesx.Type `json:"types,omitempty"`
+	// Tags keeps topics that carry every one of these tags (any case).
+	Tags []string `json:"tags,omitempty"`
+	// Since and Until bound the day a memory was last changed (a log
+	// entry's day), YYYY-MM-DD, both inclusive; "" for no bound.
+	Since string `json:"since,omitempty"`
+	Until string `json:"until,omitempty"`
+	// Limit is the most hits returned: DefaultLimit when 0.
+	Limit int `json:"limit,omitempty"`
+	// IncludePrivate returns private topics too.
+	IncludePrivate bool `json:"include_private,omitempty"`
+	// NoRecall leaves the recall counts alone (a search that shows no one
+	// the memories it finds).
+	NoRecall bool `json:"-"`
+}
+
+// Hit is one memory a search found.
+type Hit struct {
+	// File is the topic file, or the daily log, relative to the memory
+	// directory.
+	File string `json:"file"`
+	// Kind is "topic" or "log".
+	Kind        string      `json:"kind"`
+	Name        string      `json:"name"`
+	Type        typesx.Type `json:"type,omitempty"`
+	Description string      `json:"description,omitempty"`
+	Tags        []string    `json:"tags,omitempty"`
+	// Score is the ranking score: relevance, times recency and recall.
+	Score float64 `json:"score"`
+	// Modified is when a topic last changed, or when a log entry was
+	// written.
+	Modified time.Time `json:"modified"`
+	// Snippet is the best-matching passage, matched words in **bold**.
+	Snippet string `json:"snippet"`
+	// ExactName is set when the query is the memory's name.
+	ExactName bool `json:"exact_name,omitempty"`
+	Private   bool `json:"private,omitempty"`
+	Expired   bool `json:"expired,omitempty"`
+	// Day, Entry and Line locate a log entry: its day, its number in the
+	// day's file (from 1) and the line its bullet starts on.
+	Day   string `json:"day,omitempty"`
+	Entry int    `json:"entry,omitempty"`
+	Line  int    `json:"line,omitempty"`
+}
+
+// Search runs a query. A query that cannot be read is a
+// *memdir.InputError with one line saying why; the index itself never
+// makes a search fail (it is rebuilt from the files when it must be).
+// The hits count as recalled unless q.NoRecall is set.
+func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
+	pq, err := parseQuery(q.Text)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkQuery(&q); err != nil {
+		return nil, err
+	}
+	hits := []Hit{}
+	if !ix.dir.Exists() {
+		return hits, nil
+	}
+	cur, err := ix.refresh()
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	v := newView(cur)
+	now := ix.now()
+	keep := ix.filter(v, &q)
+	ranked := ix.rank(v, pq, keep, q.Limit, now)
+	var files []string
+	for _, r := range ranked {
+		h := ix.hit(r, pq, now)
+		hits = append(hits, h)
+		if h.Kind == kindTopic {
+			files = append(files, h.File)
+		}
+	}
+	if !q.NoRecall && len(files) > 0 {
+		_ = ix.Recall(files...) // counting is a nicety: never fail a search for it
+	}
+	return hits, nil
+}
+
+// checkQuery validates the options and fills in the default limit.
+func checkQuery(q *Query) error {
+	switch {
+	case q.Limit == 0:
+		q.Limit = DefaultLimit
+	case q.Limit < 0 || q.Limit > MaxLimit:
+		return &memdir.InputError{Msg: fmt.Sprintf("limit %d: give a number from 1 to %d", q.Limit, MaxLimit)}
+	}
+	for _, t := range q.Types {
+		if !t.Valid() {
+			return &memdir.InputError{Msg: (&typesx.UnknownTypeError{Name: string(t)}).Error()}
+		}
+	}
+	for _, d := range []string{q.Since, q.Until} {
+		if _, err := time.Parse(time.DateOnly, d); d != "" && err != nil {
+			return &memdir.InputError{Msg: fmt.Sprintf("date %q: use YYYY-MM-DD", d)}
+		}
+	}
+	if q.Since != "" && q.Until != "" && q.Since > q.Until {
+		return &memdir.InputError{Msg: fmt.Sprintf("since %s is after until %s", q.Since, q.Until)}
+	}
+	return nil
+}

@@ -1,0 +1,281 @@
+package search
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/memdir/memdir/memdir"
+)
+
+// Files under <memory dir>/.memdir/search/. memgit's ignore file keeps all
+// of .memdir/ (but mode) out of git.
+const (
+	StateDir   = memdir.StateDir + "/search"
+	baseFile   = "base.idx"
+	deltaFile  = "delta.idx"
+	lockFile   = "lock"
+	recallFile = "recalls"
+	tempPrefix = ".tmp-"
+)
+
+// compactAt is how many sources a delta may hold before it is folded
+// into the base: small enough that rewriting it stays cheap, large enough
+// that the base (all of memory) is rewritten rarely.
+func compactAt(base int) int { return 64 + base/16 }
+
+// current is the index as loaded and brought up to date.
+type current struct {
+	base, delta *segment
+	scan        *scan
+	rebuilt     bool // the base was built from the files just now
+}
+
+// refresh loads the index, compares it with the files and brings it up
+// to date: changed files are read again and the result saved for the
+// next process, when the lock is free. A missing, damaged or foreign
+// index is rebuilt without a word. It never fails for the index's sake:
+// what it cannot save it still answers from memory.
+func (ix *Index) refresh() (*current, error) {
+	base := ix.load(baseFile)
+	var delta *segment
+	if base != nil {
+		if delta = ix.load(deltaFile); delta != nil && delta.baseID != base.id {
+			delta = nil // written for an older base: the scan redoes it
+		}
+	}
+	known, dirs := sourcesOf(base, delta)
+	sc := scanFiles(ix.dir.Path, known, dirs)
+	cur := &current{base: base, delta: delta, scan: sc}
+	var err error
+	switch {
+	case base == nil:
+		b := newBuilder(rand.Uint64(), 0)
+		ix.addFiles(b, sc, sortedKeys(sc.now))
+		cur.base, err = ix.save(b, 0)
+		cur.rebuilt = true
+	case !sc.fresh():
+		cur.base, cur.delta, err = ix.update(base, delta, sc)
+	}
+	return cur, err
+}
+
+// update folds the changes a scan found into a new delta, or into a new
+// base when the delta grew past compactAt.
+func (ix *Index) update(base, delta *segment, sc *scan) (*segment, *segment, error) {
+	dead := map[string]bool{}
+	for _, p := range append(sc.changed, sc.deleted...) {
+		dead[p] = true
+	}
+	removed := map[string]bool{}
+	if delta != nil {
+		for _, p := range delta.removed {
+			removed[p] = true
+		}
+	}
+	for _, s := range base.sources {
+		if dead[s.path] {
+			removed[s.path] = true
+		}
+	}
+	size := len(sc.changed)
+	if delta != nil {
+		size += len(delta.sources)
+	}
+	if size > compactAt(len(base.sources)) {
+		b := newBuilder(rand.Uint64(), 0)
+		b.absorb(base, union(removed, dead))
+		if delta != nil {
+			b.absorb(delta, dead)
+		}
+		ix.addFiles(b, sc, sortKeys(sc.changed))
+		nb, err := ix.save(b, 0)
+		return nb, nil, err
+	}
+	b := newBuilder(rand.Uint64(), base.id)
+	if delta != nil {
+		b.absorb(delta, dead)
+	}
+	ix.addFiles(b, sc, sortKeys(sc.changed))
+	b.seg.removed = sortedKeys(removed)
+	nd, err := ix.save(b, base.id)
+	return base, nd, err
+}
+
+// addFiles reads and indexes the files at paths, as the scan stamped
+// them (the stamp is taken before the read, so a change made meanwhile is
+// seen next time). A file gone since the scan is left out.
+func (ix *Index) addFiles(b *builder, sc *scan, paths []string) {
+	srcs := make([]source, len(paths))
+	for i, p := range paths {
+		srcs[i] = sc.now[p]
+	}
+	for i, data := range readFiles(ix.dir.Path, srcs) {
+		if data != nil {
+			b.addFile(srcs[i], data)
+		}
+	}
+	b.seg.dirs = sc.dirs
+}
+
+// save encodes a builder's segment and writes it: a base when baseID is
+// 0, else a delta for that base. It returns the segment to search.
+func (ix *Index) save(b *builder, baseID uint64) (*segment, error) {
+	data := b.encode()
+	seg, err := decodeSegment(data)
+	if err != nil {
+		return nil, fmt.Errorf("search index: a segment just built does not read back: %w", err)
+	}
+	ix.persist(data, baseID)
+	return seg, nil
+}
+
+// persist writes an index file when the search lock is free: another
+// process holding it is writing the same changes. A delta is written
+// only over the base it was built for.
+func (ix *Index) persist(data []byte, baseID uint64) {
+	if !ix.dir.Exists() {
+		return
+	}
+	dir := filepath.Join(ix.dir.Path, filepath.FromSlash(StateDir))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return
+	}
+	fl := flock.New(filepath.Join(dir, lockFile))
+	if ok, err := fl.TryLock(); !ok || err != nil {
+		return
+	}
+	defer fl.Unlock()
+	name := deltaFile
+	if baseID == 0 {
+		name = baseFile
+	} else if onDiskID(filepath.Join(dir, baseFile)) != baseID {
+		return
+	}
+	if writeTemp(dir, name, data) == nil && baseID == 0 {
+		_ = os.Remove(filepath.Join(dir, deltaFile))
+	}
+	cleanTemps(dir)
+}
+
+// writeTemp replaces dir/name by data through a temp file and a rename,
+// so a reader sees the old file or the new one. Derived data skips the
+// fsync: a file lost or torn by a power cut is rebuilt.
+func writeTemp(dir, name string, data []byte) error {
+	f, err := os.CreateTemp(dir, tempPrefix+name+"-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), filepath.Join(dir, name))
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+	}
+	return err
+}
+
+// cleanTemps removes temp files a killed process left (older than a
+// minute, so that none is still being written).
+func cleanTemps(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), tempPrefix) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > time.Minute {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// onDiskID is the id of the index file at p, or 0.
+func onDiskID(p string) uint64 {
+	f, err := os.Open(p)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	head := make([]byte, headerLen+8)
+	if _, err := f.Read(head); err != nil || string(head[:len(magic)]) != magic {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(head[headerLen:])
+}
+
+// load reads an index file; nil when it is missing or damaged.
+func (ix *Index) load(name string) *segment {
+	data, err := os.ReadFile(filepath.Join(ix.dir.Path, filepath.FromSlash(StateDir), name))
+	if err != nil {
+		return nil
+	}
+	s, err := decodeSegment(data)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// sourcesOf is every source the index holds, the delta's over the
+// base's, and the directory stamps of the newest listing; nil when there
+// is no index.
+func sourcesOf(base, delta *segment) (map[string]*source, []stamp) {
+	if base == nil {
+		return nil, nil
+	}
+	known := make(map[string]*source, len(base.sources))
+	masked := map[string]bool{}
+	dirs := base.dirs
+	if delta != nil {
+		for _, p := range delta.removed {
+			masked[p] = true
+		}
+		for i := range delta.sources {
+			known[delta.sources[i].path] = &delta.sources[i]
+		}
+		dirs = delta.dirs
+	}
+	for i := range base.sources {
+		if p := base.sources[i].path; !masked[p] && known[p] == nil {
+			known[p] = &base.sources[i]
+		}
+	}
+	return known, dirs
+}
+
+func union(a, b map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(a)+len(b))
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortKeys(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
