@@ -88,6 +88,7 @@ Examples:
 		newRestoreCmd(a),
 		newCommitCmd(a),
 		newTrustCmd(a),
+		newMCPCmd(a),
 	)
 	return root
 }

@@ -1,0 +1,119 @@
+// Package mcpserver serves a project's memory to agents over the Model
+// Context Protocol, on the official Go SDK, over stdio: tools to search,
+// show, add, forget and list memories, a timeline and stats, and the index
+// (as an agent loads it) and every topic file as resources.
+//
+// It is a thin layer over the store (package memdir) and the search engine:
+// the same rules as the CLI (live or log mode, near-duplicate merging,
+// secrets refused), the same lock for every write, and no cache of file
+// content between calls, so a direct edit is seen by the next call.
+//
+// Which project it serves: the one Options.Open resolves for the server's
+// own working directory, or, when the client declares roots and the server
+// follows them, for the first file:// root the client lists (listed on the
+// first call that needs the project, again after
+// notifications/roots/list_changed). Roots are a legacy-handshake feature:
+// sessions on protocol 2026-07-28 and later use the server's directory.
+//
+// Only protocol messages go to the output stream. A line that is not a
+// JSON-RPC message gets an error response (parse error or invalid request)
+// and the session goes on; a tool that fails returns a result with isError
+// set and a message that says why.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memdir/memdir/memdir"
+)
+
+// Project is what the tools work on: a memory directory opened the way the
+// CLI opens it (mode, lock timeout, git hook), and how to claim it.
+type Project struct {
+	Dir *memdir.Dir
+	// Claim records the project root in a new memory directory before its
+	// first write, as `memdir add` does; nil when there is nothing to claim.
+	Claim func() error
+}
+
+// Opener resolves the project of a working directory; "" means the
+// server's own (its working directory, --cwd or --dir).
+type Opener func(cwd string) (*Project, error)
+
+// Options configure a Server.
+type Options struct {
+	// Version is reported to the client as the server's version.
+	Version string
+	// Open resolves the project for each call. Required.
+	Open Opener
+	// FollowRoots makes the first file:// root the client lists the
+	// working directory; false when the user named the project or the
+	// memory directory.
+	FollowRoots bool
+	// Log receives the server's log lines (standard error); nil discards
+	// them.
+	Log io.Writer
+}
+
+// Server is an MCP server over one project's memory.
+type Server struct {
+	opts Options
+	mcp  *mcp.Server
+	log  *slog.Logger
+
+	mu        sync.Mutex
+	rootsGen  int    // bumped by every roots/list_changed
+	rootsSeen bool   // root holds the roots listed since the last change
+	root      string // the first file:// root's directory, "" for none
+}
+
+// New builds a server with every tool and resource registered.
+func New(opts Options) (*Server, error) {
+	if opts.Open == nil {
+		return nil, errors.New("mcpserver: Options.Open is required")
+	}
+	w := opts.Log
+	if w == nil {
+		w = io.Discard
+	}
+	s := &Server{opts: opts, log: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "memdir", Title: "memdir: project memory", Version: opts.Version},
+		&mcp.ServerOptions{
+			Instructions:            instructions(),
+			Logger:                  s.log,
+			RootsListChangedHandler: s.rootsChanged,
+			Capabilities:            &mcp.ServerCapabilities{},
+		})
+	if err := s.addTools(); err != nil {
+		return nil, err
+	}
+	s.addResources()
+	return s, nil
+}
+
+// Serve runs one session over in and out (standard input and output) until
+// the client closes in or ctx is done.
+func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	w := &syncWriter{w: out}
+	t := &mcp.IOTransport{Reader: newLineFilter(in, w), Writer: w, MaxLineLength: -1}
+	err := s.mcp.Run(ctx, t)
+	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// project opens the project a call works on.
+func (s *Server) project(ctx context.Context, ss *mcp.ServerSession) (*Project, error) {
+	cwd := ""
+	if s.opts.FollowRoots && ss != nil {
+		cwd = s.rootDir(ctx, ss)
+	}
+	return s.opts.Open(cwd)
+}

@@ -1,0 +1,142 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/typesx"
+)
+
+// memoryType is a memory type in a tool's input; its schema lists the
+// types.
+type memoryType string
+
+// schemaOptions give memoryType its enum.
+func schemaOptions() *jsonschema.ForOptions {
+	enum := make([]any, 0, len(typesx.Types))
+	for _, t := range typesx.Types {
+		enum = append(enum, string(t))
+	}
+	return &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[memoryType](): {Type: "string", Enum: enum},
+	}}
+}
+
+// addTool registers a typed tool whose input schema is generated from In
+// with memoryType's enum.
+func addTool[In, Out any](s *Server, name, desc string, readOnly bool, h mcp.ToolHandlerFor[In, Out]) error {
+	in, err := jsonschema.For[In](schemaOptions())
+	if err != nil {
+		return fmt.Errorf("%s: input schema: %w", name, err)
+	}
+	ann := &mcp.ToolAnnotations{ReadOnlyHint: readOnly, OpenWorldHint: new(bool)}
+	if !readOnly {
+		ann.DestructiveHint = new(name == "memory_forget")
+	}
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: name, Description: desc, InputSchema: in, Annotations: ann}, h)
+	return nil
+}
+
+// addTools registers every tool.
+func (s *Server) addTools() error {
+	return errors.Join(
+		addTool(s, "memory_search", searchDesc, true, s.search),
+		addTool(s, "memory_show", showDesc, true, s.show),
+		addTool(s, "memory_add", addDesc(), false, s.add),
+		addTool(s, "memory_forget", forgetDesc, false, s.forget),
+		addTool(s, "memory_list", listDesc, true, s.list),
+		addTool(s, "memory_timeline", timelineDesc, true, s.timeline),
+		addTool(s, "memory_stats", statsDesc, true, s.stats),
+	)
+}
+
+// refInput names one memory.
+type refInput struct {
+	NameOrFile string `json:"name_or_file" jsonschema:"the memory's name (e.g. Testing policy) or file name (e.g. feedback_testing_policy.md)"`
+}
+
+func (s *Server) show(ctx context.Context, req *mcp.CallToolRequest, in refInput) (*mcp.CallToolResult, memdir.TopicView, error) {
+	p, err := s.project(ctx, req.Session)
+	if err != nil {
+		return nil, memdir.TopicView{}, err
+	}
+	file, err := p.Dir.Find(in.NameOrFile)
+	if err != nil {
+		return nil, memdir.TopicView{}, err
+	}
+	t, err := p.Dir.Read(file)
+	if err != nil {
+		return nil, memdir.TopicView{}, err
+	}
+	return nil, t.View(true), nil
+}
+
+// forgetOutput says which file was removed.
+type forgetOutput struct {
+	Removed string `json:"removed" jsonschema:"the topic file that was deleted"`
+}
+
+func (s *Server) forget(ctx context.Context, req *mcp.CallToolRequest, in refInput) (*mcp.CallToolResult, forgetOutput, error) {
+	p, err := s.project(ctx, req.Session)
+	if err != nil {
+		return nil, forgetOutput{}, err
+	}
+	file, err := p.Dir.Find(in.NameOrFile)
+	if err != nil {
+		return nil, forgetOutput{}, err
+	}
+	if err := p.Dir.Remove(file); err != nil {
+		return nil, forgetOutput{}, err
+	}
+	return nil, forgetOutput{Removed: file}, nil
+}
+
+// listInput filters memory_list.
+type listInput struct {
+	Type memoryType `json:"type,omitempty" jsonschema:"only memories of this type"`
+}
+
+// listOutput is every memory, without bodies.
+type listOutput struct {
+	Topics  []memdir.TopicView `json:"topics"`
+	Skipped []string           `json:"skipped,omitempty" jsonschema:"topic files that could not be read or parsed, and why"`
+}
+
+func (s *Server) list(ctx context.Context, req *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listOutput, error) {
+	out := listOutput{Topics: []memdir.TopicView{}}
+	only, err := parseType(in.Type, true)
+	if err != nil {
+		return nil, out, err
+	}
+	p, err := s.project(ctx, req.Session)
+	if err != nil || !p.Dir.Exists() {
+		return nil, out, err
+	}
+	topics, problems, err := p.Dir.List()
+	if err != nil {
+		return nil, out, err
+	}
+	for _, pr := range problems {
+		out.Skipped = append(out.Skipped, pr.String())
+	}
+	for _, t := range topics {
+		if only == "" || t.Type == only {
+			out.Topics = append(out.Topics, t.View(false))
+		}
+	}
+	return nil, out, nil
+}
+
+// parseType reads a memory type; "" is no type, allowed when optional.
+func parseType(t memoryType, optional bool) (typesx.Type, error) {
+	if t == "" && optional {
+		return "", nil
+	}
+	return typesx.Parse(string(t))
+}
