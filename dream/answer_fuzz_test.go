@@ -11,7 +11,8 @@ import (
 
 // FuzzAnswer feeds arbitrary answers to the validator: it never panics,
 // and an accepted answer only writes plain topic file names, within the
-// caps, without secrets.
+// caps, without secrets. The decoder refuses exactly what is not one
+// JSON answer (trailing data, unknown fields, bad JSON).
 func FuzzAnswer(f *testing.F) {
 	for _, s := range []string{
 		`{"topics":[{"name":"Launch","description":"d","type":"project","body":"b"}]}`,
@@ -23,8 +24,16 @@ func FuzzAnswer(f *testing.F) {
 	}
 	launch := "---\nname: Launch\ndescription: When\ntype: project\n---\n\nSoon.\n"
 	f.Fuzz(func(t *testing.T, s string) {
-		var ans Answer
-		if json.Unmarshal([]byte(s), &ans) != nil {
+		ans, err := decodeAnswer([]byte(s))
+		// The oracle: one JSON value and nothing else (json.Valid) that
+		// decodes with known fields only.
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.DisallowUnknownFields()
+		var strict Answer
+		if want := json.Valid([]byte(s)) && dec.Decode(&strict) == nil; want != (err == nil) {
+			t.Fatalf("decodeAnswer error = %v, want accepted = %v", err, want)
+		}
+		if err != nil {
 			return
 		}
 		tp, err := memdir.ParseTopic("project_launch.md", []byte(launch))
@@ -33,7 +42,7 @@ func FuzzAnswer(f *testing.F) {
 		}
 		snap := &snapshot{topics: []*memdir.Topic{tp}, raw: map[string][]byte{"project_launch.md": []byte(launch)}}
 		p := &planner{s: snap, now: testNow, rep: newReport("", time.Time{}, &Options{}), archive: map[string]bool{}}
-		works, err := validateAnswer(&ans, snap, p)
+		works, err := validateAnswer(ans, snap, p)
 		if err != nil {
 			return
 		}

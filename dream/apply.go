@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/memdir"
 )
 
 // applier makes a journal's changes, counting file operations for the
@@ -20,6 +22,41 @@ type applier struct {
 	dir        string
 	crashAfter int64 // kill this process after so many operations; 0 never
 	ops        atomic.Int64
+
+	mu      sync.Mutex
+	written []string // memory files written since takeWritten
+}
+
+// changedError is a write or removal refused because someone edited the
+// file since the dream read it.
+type changedError struct {
+	File string
+	Err  error
+}
+
+func (e *changedError) Error() string { return e.Err.Error() }
+func (e *changedError) Unwrap() error { return e.Err }
+
+// done counts one file operation on paths, recording those that are
+// memory files (not dream's own state).
+func (a *applier) done(paths ...string) {
+	a.mu.Lock()
+	for _, rel := range paths {
+		if !strings.HasPrefix(rel, memdir.StateDir+"/") {
+			a.written = append(a.written, rel)
+		}
+	}
+	a.mu.Unlock()
+	a.step()
+}
+
+// takeWritten returns the memory files written since the last call.
+func (a *applier) takeWritten() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	w := a.written
+	a.written = nil
+	return w
 }
 
 // step counts one file operation and, when the crash hook says so, dies
@@ -35,19 +72,27 @@ func (a *applier) step() {
 
 func (a *applier) abs(rel string) string { return filepath.Join(a.dir, filepath.FromSlash(rel)) }
 
-// write replaces a file unless it already holds data.
+// write replaces a file unless it already holds data. A guarded write
+// refuses a file that is no longer what the dream read (an error
+// wrapping atomicfile.ErrChanged).
 func (a *applier) write(op fileOp) error {
-	path := a.abs(op.Path)
-	if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, []byte(op.Data)) {
+	if cur, err := atomicfile.ReadInside(a.dir, op.Path); err == nil && bytes.Equal(cur, []byte(op.Data)) {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := atomicfile.MkdirAllInside(a.dir, path.Dir(op.Path), 0o755); err != nil {
 		return fmt.Errorf("dream: %w", err)
 	}
-	if err := atomicfile.WriteFile(path, []byte(op.Data), 0o644); err != nil {
+	o := atomicfile.Options{Perm: 0o644}
+	if op.Guard != nil {
+		o.Expect = op.Guard.stamp()
+	}
+	if err := atomicfile.WriteInside(a.dir, op.Path, []byte(op.Data), o); err != nil {
+		if errors.Is(err, atomicfile.ErrChanged) {
+			return &changedError{File: op.Path, Err: err}
+		}
 		return fmt.Errorf("dream: %w", err)
 	}
-	a.step()
+	a.done(op.Path)
 	return nil
 }
 
@@ -68,12 +113,26 @@ func (a *applier) move(op moveOp) error {
 			return fmt.Errorf("dream: %w", err)
 		}
 	}
-	a.step()
+	a.done(op.From, op.To)
 	return nil
 }
 
-// remove deletes a file unless it is already gone.
-func (a *applier) remove(rel string) error {
+// remove deletes a file unless it is already gone; with a guard, only
+// the file the dream read (an error wrapping atomicfile.ErrChanged
+// otherwise).
+func (a *applier) remove(rel string, g *guard) error {
+	if g != nil {
+		_, st, err := atomicfile.ReadStamped(a.dir, rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("dream: %w", err)
+		}
+		if !st.Same(*g.stamp()) {
+			return &changedError{File: rel, Err: fmt.Errorf("%s %w", rel, atomicfile.ErrChanged)}
+		}
+	}
 	err := os.Remove(a.abs(rel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -84,7 +143,7 @@ func (a *applier) remove(rel string) error {
 	if err := atomicfile.SyncDir(filepath.Dir(a.abs(rel))); err != nil {
 		return fmt.Errorf("dream: %w", err)
 	}
-	a.step()
+	a.done(rel)
 	return nil
 }
 
@@ -101,7 +160,7 @@ func (a *applier) apply(j *journal) error {
 		}
 	}
 	for _, rel := range j.Removes {
-		if err := a.remove(rel); err != nil {
+		if err := a.remove(rel, j.RemoveGuards[rel]); err != nil {
 			return err
 		}
 	}

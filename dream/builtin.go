@@ -40,12 +40,16 @@ type builtin struct {
 	postings map[typesx.Type]map[string][]*work
 	files    map[string]bool
 	rep      *Report
+	// busy holds topic files that kept changing while this dream ran:
+	// entries bound for them wait for the next dream (deferred).
+	busy     map[string]bool
+	deferred map[string]bool // entry IDs
 }
 
 func nameKey(t typesx.Type, name string) string { return string(t) + "\x00" + strings.ToLower(name) }
 
 func newBuiltin(s *snapshot, now time.Time, rep *Report) *builtin {
-	b := &builtin{now: now, byName: map[string]*work{}, postings: map[typesx.Type]map[string][]*work{}, files: map[string]bool{}, rep: rep}
+	b := &builtin{now: now, byName: map[string]*work{}, postings: map[typesx.Type]map[string][]*work{}, files: map[string]bool{}, rep: rep, deferred: map[string]bool{}}
 	for _, f := range s.broken {
 		b.files[f] = true
 	}
@@ -122,6 +126,11 @@ func (b *builtin) add(e Entry) {
 		name = deriveName(text)
 	}
 	w := b.target(typ, name, memdir.Describe(text))
+	if w != nil && b.busy[w.t.File] {
+		b.deferred[e.ID] = true
+		b.rep.Problems = append(b.rep.Problems, ref+" waits for the next dream: "+w.t.File+" kept changing while dreaming")
+		return
+	}
 	if w == nil || len(w.t.Body)+len(text) > memdir.MaxBodyBytes-2 {
 		b.create(typ, name, text, at)
 		return
@@ -216,6 +225,20 @@ func (b *builtin) appendFact(w *work, text string, words wordSet, at time.Time) 
 // result returns the topics after distilling: every topic, and which of
 // them changed.
 func (b *builtin) result() []*work { return b.works }
+
+// distilled returns the entries the result holds: all but the deferred.
+func (b *builtin) distilled(entries []Entry) []Entry {
+	if len(b.deferred) == 0 {
+		return entries
+	}
+	var out []Entry
+	for _, e := range entries {
+		if !b.deferred[e.ID] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 // entryTime is when an entry was written: its day and time in loc, or the
 // start of its day when it has no time.

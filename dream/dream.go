@@ -134,8 +134,20 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, err
 }
 
+// maxAttempts bounds how often one dream starts over because someone
+// edited a file it was about to replace.
+const maxAttempts = 4
+
 // run is one dream under the locks. lk is the held sidecar lock, released
 // while an external distiller works; nil for a dry run.
+//
+// People and agents edit topic files and MEMORY.md without memdir's lock,
+// so every file the dream replaces is guarded by what it read: an edit
+// made meanwhile makes the write refuse (see atomicfile's Stamp), and the
+// dream starts over from the new content. What it had already written
+// holds facts it merges again as exact duplicates, and the state, written
+// last, records nothing of the refused attempt. A file edited under two
+// attempts is left for the next dream, with the entries bound for it.
 func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) {
 	d := opts.Dir
 	app := &applier{dir: d.Path, crashAfter: int64(opts.CrashAfter)}
@@ -154,6 +166,39 @@ func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) 
 			notes = append(notes, note...)
 		}
 	}
+	a := &attempt{opts: opts, lk: lk, app: app, busy: map[string]bool{}}
+	edits := map[string]int{}
+	for n := 1; ; n++ {
+		a.notes = notes
+		rep, err := a.run(ctx)
+		var ce *changedError
+		if !errors.As(err, &ce) {
+			return rep, err
+		}
+		if opts.Distiller != "" || n == maxAttempts {
+			return nil, fmt.Errorf("%s was edited while dreaming and was not overwritten; the entries not yet distilled wait for the next dream: run it again", ce.File)
+		}
+		if edits[ce.File]++; edits[ce.File] >= 2 {
+			a.busy[ce.File] = true
+		}
+		notes = append(notes, ce.File+" was edited while dreaming: dreamed again from its new content")
+	}
+}
+
+// attempt is one pass of a dream: gather, distill, plan, apply. Paths
+// holds what earlier passes wrote before a refused write stopped them,
+// to commit with this one.
+type attempt struct {
+	opts  *Options
+	lk    **memdir.Lock
+	app   *applier
+	busy  map[string]bool
+	notes []string
+	paths []string
+}
+
+func (a *attempt) run(ctx context.Context) (*Report, error) {
+	opts, d := a.opts, a.opts.Dir
 	s, err := gather(d)
 	if err != nil {
 		return nil, err
@@ -161,19 +206,23 @@ func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) 
 	now := opts.now()
 	rep := newReport(d.Path, now, opts)
 	rep.EntriesRead = len(s.entries)
-	rep.Problems = append(rep.Problems, notes...)
+	rep.Problems = append(rep.Problems, a.notes...)
 	rep.Problems = append(rep.Problems, s.problems...)
-	p := &planner{d: d, s: s, now: now, rep: rep, archive: map[string]bool{}}
+	p := &planner{d: d, s: s, now: now, rep: rep, archive: map[string]bool{}, busy: a.busy}
 	if opts.Distiller == "" || len(s.entries) == 0 {
 		// With no entries there is nothing to ask an external distiller:
 		// the run only archives and refits.
 		b := newBuiltin(s, now, rep)
+		b.busy = a.busy
+		for f := range a.busy {
+			b.files[f] = true // a new topic takes another name
+		}
 		for _, e := range s.entries {
 			b.add(e)
 		}
-		err = p.plan(b.result(), s.entries)
+		err = p.plan(b.result(), b.distilled(s.entries))
 	} else {
-		err = distillExternal(ctx, opts, s, p, lk)
+		err = distillExternal(ctx, opts, s, p, a.lk)
 	}
 	if err != nil {
 		return nil, err
@@ -183,22 +232,48 @@ func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) 
 		rep.Diff = dryDiff(d.Path, p.j)
 		return rep, nil
 	}
-	if len(p.j.Writes)+len(p.j.Moves)+len(p.j.Removes)+len(p.j.Last) == 0 {
-		return rep, nil
+	return rep, a.apply(p.j)
+}
+
+// apply writes the journal, makes its changes, commits them and removes
+// it. A refused write (*changedError) drops the journal: replaying it
+// would overwrite the edit.
+func (a *attempt) apply(j *journal) error {
+	d := a.opts.Dir
+	if len(j.Writes)+len(j.Moves)+len(j.Removes)+len(j.Last) == 0 {
+		return a.commit(&journal{Message: "dream: files written before an edit made the dream start over"})
 	}
-	if err := writeJournal(d.Path, p.j); err != nil {
-		return nil, err
+	if err := writeJournal(d.Path, j); err != nil {
+		return err
 	}
-	app.step()
-	if err := app.apply(p.j); err != nil {
-		return nil, err
+	a.app.step()
+	if err := a.app.apply(j); err != nil {
+		var ce *changedError
+		if errors.As(err, &ce) {
+			a.paths = append(a.paths, a.app.takeWritten()...)
+			if rerr := a.app.remove(journalPath, nil); rerr != nil {
+				return rerr
+			}
+		}
+		return err
 	}
 	// Commit before the journal goes: killed in between, the next dream
 	// finds the journal, whose writes are all done, and commits again.
-	if err := d.Changed(memdir.Change{Paths: p.j.Paths, Message: p.j.Message}); err != nil {
-		return nil, err
+	if err := a.commit(j); err != nil {
+		return err
 	}
-	return rep, app.remove(journalPath)
+	return a.app.remove(journalPath, nil)
+}
+
+// commit reports the change to the directory's hook (git), with what
+// refused earlier attempts wrote.
+func (a *attempt) commit(j *journal) error {
+	paths := append(append([]string(nil), j.Paths...), a.paths...)
+	if len(paths) == 0 {
+		return nil
+	}
+	a.paths = nil
+	return a.opts.Dir.Changed(memdir.Change{Paths: paths, Message: j.Message})
 }
 
 // finishCrashed completes the dream a crash interrupted, unless someone
@@ -209,7 +284,7 @@ func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) 
 func finishCrashed(d *memdir.Dir, app *applier, j *journal) ([]string, error) {
 	if f := conflict(d.Path, j); f != "" {
 		note := fmt.Sprintf("a dream interrupted by a crash was not finished: %s changed since; its entries are distilled again", f)
-		return []string{note}, app.remove(journalPath)
+		return []string{note}, app.remove(journalPath, nil)
 	}
 	if err := app.apply(j); err != nil {
 		return nil, fmt.Errorf("finish the dream a crash interrupted: %w", err)
@@ -217,7 +292,7 @@ func finishCrashed(d *memdir.Dir, app *applier, j *journal) ([]string, error) {
 	if err := d.Changed(memdir.Change{Paths: j.Paths, Message: j.Message + " (finished after a crash)"}); err != nil {
 		return nil, err
 	}
-	return nil, app.remove(journalPath)
+	return nil, app.remove(journalPath, nil)
 }
 
 func newReport(dir string, now time.Time, opts *Options) *Report {

@@ -5,10 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/memdir/memdir/memdir"
@@ -18,9 +15,6 @@ import (
 
 // ProtocolVersion is the version of the external distiller protocol.
 const ProtocolVersion = 1
-
-// maxAnswerBytes bounds what memdir reads from an external distiller.
-const maxAnswerBytes = 64 << 20
 
 // Request is what an external distiller reads on its standard input.
 type Request struct {
@@ -161,7 +155,7 @@ func topicJSON(t *memdir.Topic) TopicJSON {
 }
 
 // callDistiller runs the command with the request on stdin and decodes its
-// answer from stdout.
+// answer from stdout: one JSON object, nothing after it but white space.
 func callDistiller(ctx context.Context, opts *Options, req *Request) (*Answer, error) {
 	argv, err := SplitCommand(opts.Distiller)
 	if err != nil || len(argv) == 0 {
@@ -171,65 +165,27 @@ func callDistiller(ctx context.Context, opts *Options, req *Request) (*Answer, e
 	if err != nil {
 		return nil, fmt.Errorf("encode distiller request: %w", err)
 	}
-	timeout := opts.DistillerTimeout
-	if timeout == 0 {
-		timeout = 10 * time.Minute
+	r := &distillerRun{argv: argv, dir: opts.Dir.Path, env: append(os.Environ(), "MEMDIR_DREAM_DIR="+opts.Dir.Path),
+		stdin: in, timeout: opts.DistillerTimeout, stderr: opts.Stderr}
+	out, err := r.run(ctx)
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = opts.Dir.Path
-	cmd.Env = append(os.Environ(), "MEMDIR_DREAM_DIR="+opts.Dir.Path)
-	cmd.Stdin = bytes.NewReader(in)
-	var stdout bytes.Buffer
-	tail := &tailBuffer{max: 2048}
-	cmd.Stdout = &limitWriter{w: &stdout, n: maxAnswerBytes}
-	cmd.Stderr = tail
-	if opts.Stderr != nil {
-		cmd.Stderr = io.MultiWriter(opts.Stderr, tail)
-	}
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(tail.String())
-		if msg != "" {
-			msg = ": " + msg
-		}
-		return nil, fmt.Errorf("distiller %s: %w%s; nothing was changed", argv[0], err, msg)
-	}
-	dec := json.NewDecoder(&stdout)
+	return decodeAnswer(out)
+}
+
+// decodeAnswer parses an answer strictly: known fields only, and nothing
+// but white space after the object (a second object or a stray line would
+// otherwise be ignored silently).
+func decodeAnswer(out []byte) (*Answer, error) {
+	dec := json.NewDecoder(bytes.NewReader(out))
 	dec.DisallowUnknownFields()
 	var ans Answer
 	if err := dec.Decode(&ans); err != nil {
 		return nil, &AnswerError{Msg: fmt.Sprintf("not a JSON answer: %v", err)}
 	}
+	if rest := bytes.TrimSpace(out[dec.InputOffset():]); len(rest) > 0 {
+		return nil, &AnswerError{Msg: fmt.Sprintf("trailing data after the JSON answer: %q", short(string(rest), 40))}
+	}
 	return &ans, nil
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	buf []byte
-	max int
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > t.max {
-		t.buf = t.buf[len(t.buf)-t.max:]
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string { return string(t.buf) }
-
-// limitWriter refuses to grow past n bytes.
-type limitWriter struct {
-	w io.Writer
-	n int
-}
-
-func (l *limitWriter) Write(p []byte) (int, error) {
-	if len(p) > l.n {
-		return 0, fmt.Errorf("distiller answer is over %d bytes", maxAnswerBytes)
-	}
-	l.n -= len(p)
-	return l.w.Write(p)
 }

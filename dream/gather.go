@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/memdir"
 )
@@ -22,10 +22,13 @@ type Entry struct {
 }
 
 // snapshot is what a dream starts from, read under the sidecar lock.
+// People and agents edit memory without that lock, so each file it may
+// replace is stamped as read: a write refuses a file that changed since.
 type snapshot struct {
 	topics   []*memdir.Topic
-	raw      map[string][]byte // topic file -> bytes as read
-	broken   []string          // topic files that do not parse: left alone
+	raw      map[string][]byte           // topic file -> bytes as read
+	stamps   map[string]atomicfile.Stamp // topic, index and overflow files as read
+	broken   []string                    // topic files that do not parse: left alone
 	index    []byte
 	overflow map[string][]byte // overflow index file -> bytes
 	entries  []Entry           // not yet distilled
@@ -35,15 +38,18 @@ type snapshot struct {
 
 // gather reads the topics, the index, the logs and the state.
 func gather(d *memdir.Dir) (*snapshot, error) {
-	s := &snapshot{raw: map[string][]byte{}, overflow: map[string][]byte{}}
+	s := &snapshot{raw: map[string][]byte{}, stamps: map[string]atomicfile.Stamp{}, overflow: map[string][]byte{}}
 	files, err := d.TopicFiles()
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(d.Path, f))
+		data, err := s.read(d.Path, f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed since it was listed
+		}
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", f, err)
+			return nil, err
 		}
 		t, err := memdir.ParseTopic(f, data)
 		if err != nil {
@@ -54,7 +60,7 @@ func gather(d *memdir.Dir) (*snapshot, error) {
 		s.raw[f] = data
 		s.topics = append(s.topics, t)
 	}
-	if s.index, err = d.IndexBytes(); err != nil {
+	if s.index, err = s.read(d.Path, memdir.IndexFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	if err := s.readOverflow(d.Path); err != nil {
@@ -76,6 +82,18 @@ func gather(d *memdir.Dir) (*snapshot, error) {
 	return s, nil
 }
 
+// read reads the file rel of the memory directory and stamps it. A
+// missing file reads as empty, stamped as absent, and the error wraps
+// fs.ErrNotExist.
+func (s *snapshot) read(dir, rel string) ([]byte, error) {
+	data, st, err := atomicfile.ReadStamped(dir, rel)
+	s.stamps[rel] = st
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	return data, nil
+}
+
 func (s *snapshot) readOverflow(dir string) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -85,9 +103,12 @@ func (s *snapshot) readOverflow(dir string) error {
 		if _, ok := isOverflow(e.Name()); !ok {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("read %s: %w", e.Name(), err)
+		data, err := s.read(dir, e.Name())
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
 		}
 		s.overflow[e.Name()] = data
 	}

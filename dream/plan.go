@@ -27,6 +27,9 @@ type planner struct {
 	rep     *Report
 	j       *journal
 	archive map[string]bool // topic files to archive beyond the expired ones
+	// busy holds the files that kept changing under earlier attempts of
+	// this dream: the plan leaves them alone, for the next dream.
+	busy map[string]bool
 }
 
 // plan builds the journal. works holds every topic after distilling;
@@ -88,7 +91,7 @@ func (p *planner) planTopic(w *work) error {
 			return err
 		}
 	}
-	p.j.Writes = append(p.j.Writes, fileOp{Path: w.t.File, Data: string(data)})
+	p.j.Writes = append(p.j.Writes, fileOp{Path: w.t.File, Data: string(data), Guard: p.guard(w.t.File)})
 	p.touch(w.t.File)
 	if onDisk {
 		p.rep.Updated = append(p.rep.Updated, w.t.File)
@@ -133,6 +136,12 @@ func (p *planner) planIndex(keep []*work) error {
 		}
 	}
 	main, overflow := index.Fit(old, metas, index.DefaultCaps)
+	if p.busy[memdir.IndexFile] {
+		// Someone keeps editing the index: its refit, and the overflow
+		// files that go with it, wait for the next dream.
+		p.rep.Problems = append(p.rep.Problems, memdir.IndexFile+" kept changing while dreaming: it is refitted by the next dream")
+		return nil
+	}
 	if data := main.Bytes(); !bytes.Equal(data, p.s.index) {
 		p.last(memdir.IndexFile, data)
 	}
@@ -142,6 +151,10 @@ func (p *planner) planIndex(keep []*work) error {
 		if len(es) == 0 {
 			if _, ok := p.s.overflow[name]; ok {
 				p.j.Removes = append(p.j.Removes, name)
+				if p.j.RemoveGuards == nil {
+					p.j.RemoveGuards = map[string]*guard{}
+				}
+				p.j.RemoveGuards[name] = p.guard(name)
 				p.touch(name)
 			}
 			continue
@@ -168,10 +181,18 @@ func (p *planner) planReport() {
 	p.j.Last = append(p.j.Last, fileOp{Path: rel, Data: p.rep.Markdown()})
 }
 
+// last adds a write of the index, an overflow index or the state.
 func (p *planner) last(path string, data []byte) {
-	p.j.Last = append(p.j.Last, fileOp{Path: path, Data: string(data)})
+	op := fileOp{Path: path, Data: string(data)}
+	if path != statePath {
+		op.Guard = p.guard(path)
+	}
+	p.j.Last = append(p.j.Last, op)
 	p.touch(path)
 }
+
+// guard is a file as the dream read it (absent when it did not read it).
+func (p *planner) guard(path string) *guard { return guardOf(p.s.stamps[path]) }
 
 // touch records a memory path the change touched (state files are not
 // memory and are left out of the hook's list).

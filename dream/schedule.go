@@ -79,7 +79,9 @@ func NextRuns(spec string, from time.Time, n int) ([]time.Time, error) {
 type Target struct {
 	Dir       *memdir.Dir
 	Distiller string
-	MinHours  float64
+	// DistillerTimeout bounds the external distiller; 0 is the default.
+	DistillerTimeout time.Duration
+	MinHours         float64
 }
 
 // Scheduler runs dreams on a cron schedule until its context ends.
@@ -156,7 +158,7 @@ func (s *Scheduler) one(ctx context.Context, t Target) {
 		dream = Run
 	}
 	start := s.wall()
-	rep, err := dream(ctx, Options{Dir: t.Dir, Distiller: t.Distiller, Wall: s.Wall})
+	rep, err := dream(ctx, Options{Dir: t.Dir, Distiller: t.Distiller, DistillerTimeout: t.DistillerTimeout, Wall: s.Wall})
 	took := s.wall().Sub(start).Round(time.Millisecond)
 	switch {
 	case errors.Is(err, ErrHeld):

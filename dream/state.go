@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/dailylog"
@@ -109,8 +110,10 @@ type journal struct {
 	Writes  []fileOp `json:"writes,omitempty"`
 	Moves   []moveOp `json:"moves,omitempty"`
 	Removes []string `json:"removes,omitempty"`
-	Last    []fileOp `json:"last,omitempty"` // index, report and state, after the topics
-	Paths   []string `json:"paths"`          // what the change touched, for the OnChange hook
+	// RemoveGuards holds each removed file as read (see fileOp.Guard).
+	RemoveGuards map[string]*guard `json:"remove_guards,omitempty"`
+	Last         []fileOp          `json:"last,omitempty"` // index, report and state, after the topics
+	Paths        []string          `json:"paths"`          // what the change touched, for the OnChange hook
 }
 
 type fileOp struct {
@@ -120,6 +123,43 @@ type fileOp struct {
 	// it did not exist), so that a replay can tell a file the dream had
 	// not reached yet from one someone changed after the crash.
 	Before string `json:"before"`
+	// Guard, for a file others edit (topics, the indexes), is the file
+	// as the dream read it: the write refuses a file that is no longer
+	// exactly that, so an edit the dream did not read is never lost.
+	Guard *guard `json:"guard,omitempty"`
+}
+
+// guard is a file as read: an atomicfile.Stamp in the journal.
+type guard struct {
+	Exists bool      `json:"exists"`
+	Size   int64     `json:"size"`
+	Mtime  time.Time `json:"mtime"`
+	Sum    string    `json:"sum"` // hex SHA-256 of the content
+}
+
+func guardOf(st atomicfile.Stamp) *guard {
+	g := &guard{Exists: st.Exists, Size: st.Size, Mtime: st.ModTime}
+	if st.Exists {
+		g.Sum = hex.EncodeToString(st.Sum[:])
+	}
+	return g
+}
+
+// stamp turns the guard back into what atomicfile.WriteInside expects.
+func (g *guard) stamp() *atomicfile.Stamp {
+	st := &atomicfile.Stamp{Exists: g.Exists, Size: g.Size, ModTime: g.Mtime}
+	if sum, err := hex.DecodeString(g.Sum); err == nil && len(sum) == len(st.Sum) {
+		copy(st.Sum[:], sum)
+	}
+	return st
+}
+
+// digest is the guard's content digest in fileOp.Before's form.
+func (g *guard) digest() string {
+	if !g.Exists {
+		return absent
+	}
+	return g.Sum
 }
 
 type moveOp struct {
@@ -152,6 +192,10 @@ func writeJournal(dir string, j *journal) error {
 	}
 	for _, ops := range [][]fileOp{j.Writes, j.Last} {
 		for i := range ops {
+			if g := ops[i].Guard; g != nil {
+				ops[i].Before = g.digest() // as read, not as it may be by now
+				continue
+			}
 			ops[i].Before = digestOf(filepath.Join(dir, filepath.FromSlash(ops[i].Path)))
 		}
 	}

@@ -64,6 +64,7 @@ var registry = []KeyInfo{
 		Help: "memory directory; a relative path is relative to the project root"},
 	{Key: "dream.distiller", Kind: KindString, Default: "",
 		Help: "external distiller command line; empty uses the built-in distiller"},
+	{Key: "dream.distiller_timeout", Kind: KindDuration, Default: "10m", Help: "how long an external distiller may run before it and its children are killed; 0 is 10m"},
 	{Key: "dream.min_hours", Kind: KindNumber, Default: "0",
 		Help: "hours that must pass between two dreams"},
 	{Key: "dream.schedule", Kind: KindSchedule, Default: "0 3 * * *",

@@ -213,5 +213,5 @@ func (a *app) target(d *memdir.Dir, s *settings.Settings, opts daemonOptions) dr
 	if opts.minSet {
 		min = opts.minHours
 	}
-	return dream.Target{Dir: d, Distiller: s.Get("dream.distiller"), MinHours: min}
+	return dream.Target{Dir: d, Distiller: s.Get("dream.distiller"), DistillerTimeout: s.Duration("dream.distiller_timeout"), MinHours: min}
 }

@@ -31,7 +31,8 @@ the dream archives and refits.
 The dream holds .consolidate-lock (its PID inside): a second dream exits at
 once naming the holder. The dream.distiller setting names an external
 distiller command that answers a JSON request (see the README); its answer
-is validated before anything is written. A dream killed at any point is
+is validated before anything is written; dream.distiller_timeout (10m)
+bounds it and every process it starts. A dream killed at any point is
 finished by the next one; a dream with nothing new writes nothing.
 
 Examples:
@@ -58,12 +59,13 @@ func runDream(ctx context.Context, a *app, opts dreamOptions) error {
 		return err
 	}
 	rep, err := dream.Run(ctx, dream.Options{
-		Dir:        ws.dir,
-		Wall:       a.wall,
-		DryRun:     opts.dryRun,
-		Distiller:  ws.settings.Get("dream.distiller"),
-		Stderr:     a.errw,
-		CrashAfter: crash,
+		Dir:              ws.dir,
+		Wall:             a.wall,
+		DryRun:           opts.dryRun,
+		Distiller:        ws.settings.Get("dream.distiller"),
+		Stderr:           a.errw,
+		CrashAfter:       crash,
+		DistillerTimeout: ws.settings.Duration("dream.distiller_timeout"),
 	})
 	if err != nil {
 		var ae *dream.AnswerError
