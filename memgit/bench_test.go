@@ -45,3 +45,47 @@ func BenchmarkCommit(b *testing.B) {
 		})
 	}
 }
+
+// benchMemory writes a memory directory of n topic files and its index
+// and commits it as a repository of its own.
+func benchMemory(b *testing.B, n int) (string, string) {
+	b.Helper()
+	dir := filepath.Join(b.TempDir(), "memory")
+	var ix strings.Builder
+	for i := range n {
+		name := fmt.Sprintf("project_topic_%05d.md", i)
+		write(b, filepath.Join(dir, name), fmt.Sprintf("---\nname: Topic %d\n---\n\nbody %d\n", i, i))
+		fmt.Fprintf(&ix, "- [Topic %d](%s) — hook %d\n", i, name, i)
+	}
+	write(b, filepath.Join(dir, "MEMORY.md"), ix.String())
+	r, _, err := Init(dir, testOpts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, _, err := r.CommitAll("init"); err != nil {
+		b.Fatal(err)
+	}
+	return dir, ix.String()
+}
+
+// BenchmarkCommitAll is `memdir commit` at 10,000 topics after a few
+// topics changed: open, compare memory with HEAD, commit.
+func BenchmarkCommitAll(b *testing.B) {
+	dir, ix := benchMemory(b, 10_000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		for _, k := range []int{17, 4242, 9001} {
+			write(b, filepath.Join(dir, fmt.Sprintf("project_topic_%05d.md", k)), fmt.Sprintf("changed %d\n", i))
+		}
+		write(b, filepath.Join(dir, "MEMORY.md"), ix+fmt.Sprintf("- [New](user_new.md) — %d\n", i))
+		b.StartTimer()
+		r, err := Open(dir, testOpts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res, _, err := r.CommitAll(""); err != nil || !res.Committed() {
+			b.Fatal(res, err)
+		}
+	}
+}

@@ -55,14 +55,15 @@ func (r *Repo) Commit(paths []string, msg string) (Result, error) {
 	if len(want) == 0 {
 		return res, nil
 	}
+	// In progress first: a rebase detaches HEAD, and should be named.
+	if err := r.checkInProgress(); err != nil {
+		return res, err
+	}
 	branch, parent, err := r.head()
 	if err != nil {
 		return res, err
 	}
 	res.Branch = branch.Short()
-	if err := r.checkInProgress(); err != nil {
-		return res, err
-	}
 	lk, err := r.lockIndex()
 	if err != nil {
 		return res, err
@@ -75,6 +76,9 @@ func (r *Repo) Commit(paths []string, msg string) (Result, error) {
 	if c := idx.conflicts(want); len(c) > 0 {
 		return res, &RefusedError{Reason: fmt.Sprintf("%s has conflicts: resolve them with git first", strings.Join(c, ", "))}
 	}
+	if len(idx.skipped) > 0 {
+		return res, &RefusedError{Reason: fmt.Sprintf("%s is outside the sparse checkout (skip-worktree), so git would not see it on disk: add the memory directory to it (git sparse-checkout add %s)", strings.Join(idx.skipped, ", "), r.sparsePattern())}
+	}
 	files, err := r.stage(want)
 	if err != nil {
 		return res, err
@@ -85,6 +89,14 @@ func (r *Repo) Commit(paths []string, msg string) (Result, error) {
 	}
 	res.Hash = h
 	return res, lk.commit(func(w io.Writer) error { return idx.write(w, files) })
+}
+
+// sparsePattern names the memory directory for git sparse-checkout add.
+func (r *Repo) sparsePattern() string {
+	if r.prefix == "" {
+		return "."
+	}
+	return r.prefix
 }
 
 // stage writes a blob for every wanted path that exists and notes the

@@ -153,7 +153,7 @@ func FuzzSpliceIndex(f *testing.F) {
 				}
 			}
 		})
-		ix, err := parseIndex(data, want)
+		ix, err := parseIndex(data, want, indexStamp{})
 		if err != nil {
 			t.Fatalf("parseIndex: %v", err)
 		}
@@ -181,7 +181,7 @@ func FuzzParseIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		sum := sha1.Sum(body)
 		data := append(slices.Clone(body), sum[:]...)
-		ix, err := parseIndex(data, []string{"MEMORY.md"})
+		ix, err := parseIndex(data, []string{"MEMORY.md"}, indexStamp{})
 		if err != nil {
 			return
 		}

@@ -8,8 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -75,26 +77,57 @@ func (r *Repo) readIndex(want map[string]bool) (*gitIndex, error) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	data, err := os.ReadFile(filepath.Join(r.gitDir, "index"))
+	data, stamp, err := readIndexFile(filepath.Join(r.gitDir, "index"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return emptyIndex(names), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read the git index: %w", err)
 	}
-	ix, err := parseIndex(data, names)
+	ix, err := parseIndex(data, names, stamp)
 	if errors.Is(err, errIndexV4) {
-		idx := &index.Index{}
-		if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
-			if errors.Is(err, index.ErrUnknownExtension) {
-				return nil, &RefusedError{Reason: "the git index uses an extension memdir cannot keep (split or sparse index); commit with git instead"}
-			}
-			return nil, fmt.Errorf("read the git index: %w", err)
-		}
-		idx.Cache = nil // stale once entries change; git rebuilds it
-		return &gitIndex{version: 4, v4: idx}, nil
+		return decodeIndex(data, stamp, want)
 	}
 	return ix, err
+}
+
+// readIndexFile reads the index and its mtime.
+func readIndexFile(name string) ([]byte, indexStamp, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, indexStamp{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, indexStamp{}, err
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, indexStamp{}, err
+	}
+	return data, stampOf(fi), nil
+}
+
+// decodeIndex reads a version 4 index through go-git's codec, smudging
+// racy entries as parseIndex does.
+func decodeIndex(data []byte, stamp indexStamp, want map[string]bool) (*gitIndex, error) {
+	idx := &index.Index{}
+	if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
+		return nil, fmt.Errorf("read the git index: %w", err)
+	}
+	idx.Cache = nil // stale once entries change; git rebuilds it
+	ix := &gitIndex{version: 4, v4: idx}
+	for _, e := range idx.Entries {
+		st := fileStat{mtime: uint32(e.ModifiedAt.Unix()), mtimeNs: uint32(e.ModifiedAt.Nanosecond())}
+		if stamp.racy(st) {
+			e.Size = 0
+		}
+		if e.SkipWorktree && want[e.Name] && !slices.Contains(ix.skipped, e.Name) {
+			ix.skipped = append(ix.skipped, e.Name)
+		}
+	}
+	return ix, nil
 }
 
 // staged is a file as recorded: its blob, mode and what lstat said.
@@ -119,11 +152,12 @@ func updateIndex(idx *index.Index, files map[string]staged) {
 		if f.info == nil {
 			continue
 		}
-		e := &index.Entry{Name: name, Hash: f.hash, Mode: f.mode, ModifiedAt: f.info.ModTime()}
-		if f.info.Size() < 1<<32 {
-			e.Size = uint32(f.info.Size())
-		}
-		fillStat(e, f.info)
-		idx.Entries = append(idx.Entries, e)
+		st := statOf(f.info)
+		idx.Entries = append(idx.Entries, &index.Entry{
+			Name: name, Hash: f.hash, Mode: f.mode, Size: st.size,
+			CreatedAt:  time.Unix(int64(st.ctime), int64(st.ctimeNs)),
+			ModifiedAt: time.Unix(int64(st.mtime), int64(st.mtimeNs)),
+			Dev:        st.dev, Inode: st.ino, UID: st.uid, GID: st.gid,
+		})
 	}
 }

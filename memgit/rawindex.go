@@ -26,6 +26,10 @@ const (
 	entryFixed   = 62     // ctime, mtime, dev, ino, mode, uid, gid, size, sha, flags
 	flagExtended = 0x4000 // an extra 16 bits of flags follow (version 3)
 	flagNameMask = 0xfff
+
+	// Bits of the extra flags of version 3.
+	flagSkipWorktree = 0x4000 // outside a sparse checkout: not in the work tree
+	flagIntentToAdd  = 0x2000 // git add -N: no content recorded yet
 )
 
 var (
@@ -46,6 +50,9 @@ type gitIndex struct {
 	want    []string
 	spans   []span // where the entries of each of want are
 	conf    []string
+	skipped []string   // wanted paths marked skip-worktree (outside a sparse checkout)
+	stamp   indexStamp // the index file's mtime when read
+	racy    []int      // where the entries racy against stamp are
 	v4      *index.Index
 }
 
@@ -102,6 +109,13 @@ func (ix *gitIndex) write(w io.Writer, files map[string]staged) error {
 			}
 		}
 	}
+	// An entry racily clean against the old index (changed in the same
+	// tick as it was written) would look clean for good once the index
+	// is newer, so its size is smudged to 0, as git's
+	// ce_smudge_racily_clean_entry does: git re-reads it next time.
+	for _, off := range ix.racy {
+		clear(ix.data[off+36 : off+40])
+	}
 	sum := sha1.New()
 	bw := bufio.NewWriterSize(w, 32<<10)
 	out := io.MultiWriter(bw, sum)
@@ -128,10 +142,12 @@ func (ix *gitIndex) write(w io.Writer, files map[string]staged) error {
 }
 
 // parseIndex checks a version 2 or 3 index (the bounds and order of its
-// entries, no required extension) and finds where the entries of the
-// paths in want (sorted) are, scanning the entries without decoding
-// them.
-func parseIndex(data []byte, want []string) (*gitIndex, error) {
+// entries, no extension it cannot keep) and finds where the entries of
+// the paths in want (sorted) are, scanning the entries without decoding
+// them. stamp is the index file's mtime, against which entries are racy
+// (zero: none is). A split or sparse index is refused, with why, before
+// its entries are parsed; a version 4 index gives errIndexV4.
+func parseIndex(data []byte, want []string, stamp indexStamp) (*gitIndex, error) {
 	if len(data) < 12+sha1.Size || string(data[:4]) != "DIRC" {
 		return nil, fmt.Errorf("read the git index: not an index file")
 	}
@@ -140,27 +156,85 @@ func parseIndex(data []byte, want []string) (*gitIndex, error) {
 	// the scan below checks every entry's bounds and order.
 	body := data[:len(data)-sha1.Size]
 	version := binary.BigEndian.Uint32(data[4:8])
-	if version == 4 {
-		return nil, errIndexV4
-	}
-	if version != 2 && version != 3 {
+	if version < 2 || version > 4 {
 		return nil, &RefusedError{Reason: fmt.Sprintf("the git index has version %d, which memdir does not know", version)}
 	}
-	ix := &gitIndex{version: version, data: data, count: int(binary.BigEndian.Uint32(data[8:12])), want: want}
-	end, err := ix.locate(body)
+	count := int(binary.BigEndian.Uint32(data[8:12]))
+	end, err := entriesEnd(body, version, count)
 	if err != nil {
 		return nil, err
 	}
-	ix.end = end
+	if err := checkExtensions(body, end); err != nil {
+		return nil, err
+	}
+	if version == 4 {
+		return nil, errIndexV4
+	}
+	ix := &gitIndex{version: version, data: data, count: count, want: want, stamp: stamp}
+	if ix.end, err = ix.locate(body); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// entriesEnd finds where the entries end by their lengths alone, in any
+// version, without checking their names or order: a split index's
+// entries are out of order and may have no names, and the extensions
+// after them are what says so.
+func entriesEnd(body []byte, version uint32, count int) (int, error) {
+	off := 12
+	for range count {
+		if version != 4 {
+			_, _, n, err := nextIndexEntry(body[off:])
+			if err != nil {
+				return 0, err
+			}
+			off += n
+			continue
+		}
+		head := entryFixed
+		if len(body)-off >= entryFixed && binary.BigEndian.Uint16(body[off+60:off+62])&flagExtended != 0 {
+			head += 2
+		}
+		if len(body)-off < head {
+			return 0, errTruncated
+		}
+		off += head
+		for off < len(body) && body[off]&0x80 != 0 { // the varint of bytes to strip
+			off++
+		}
+		nul := bytes.IndexByte(body[min(off+1, len(body)):], 0)
+		if nul < 0 {
+			return 0, errTruncated
+		}
+		off += 1 + nul + 1
+	}
+	return off, nil
+}
+
+// checkExtensions reads the extensions after the entries and refuses an
+// index memgit cannot write back faithfully. Optional extensions (an
+// upper-case signature: the cache tree, the untracked cache...) are
+// caches git rebuilds and are dropped on write.
+func checkExtensions(body []byte, end int) error {
 	for off := end; off+8 <= len(body); {
-		sig := body[off : off+4]
+		sig := string(body[off : off+4])
 		size := int(binary.BigEndian.Uint32(body[off+4 : off+8]))
-		if sig[0] < 'A' || sig[0] > 'Z' {
-			return nil, &RefusedError{Reason: fmt.Sprintf("the git index uses the %q extension (a split or sparse index), which memdir cannot keep; commit with git instead", sig)}
+		switch {
+		case sig == "link":
+			return &RefusedError{Reason: "the git index is split (core.splitIndex, or git update-index --split-index): " +
+				"most of its entries live in a shared index file that memdir does not rewrite, so a commit could lose them; " +
+				"run git update-index --no-split-index, or commit memory with git"}
+		case sig == "sdir":
+			return &RefusedError{Reason: "the git index is sparse (index.sparse, or git sparse-checkout set --sparse-index): " +
+				"it stands for whole directories with single entries, which memdir cannot update; " +
+				"run git sparse-checkout set --no-sparse-index, or commit memory with git"}
+		case sig[0] < 'A' || sig[0] > 'Z':
+			return &RefusedError{Reason: fmt.Sprintf("the git index uses the %q extension, which memdir does not know and git says must not be dropped; commit memory with git", sig)}
 		}
 		off += 8 + size
 	}
-	return ix, nil
+	return nil
 }
 
 // locate walks the entries, checking they are in git's order (by name,
@@ -192,6 +266,12 @@ func (ix *gitIndex) locate(body []byte) (int, error) {
 			if stage != 0 && !slices.Contains(ix.conf, ix.want[j]) {
 				ix.conf = append(ix.conf, ix.want[j])
 			}
+			if rawEntryFlags(body[off:])&flagSkipWorktree != 0 {
+				ix.skipped = append(ix.skipped, ix.want[j])
+			}
+		}
+		if ix.stamp.racy(rawEntryStat(body[off:])) {
+			ix.racy = append(ix.racy, off)
 		}
 		prev, prevStage = name, stage
 		off += n
@@ -235,21 +315,9 @@ func entrySize(name string) int { return (entryFixed + len(name) + 8) &^ 7 }
 // appendEntry appends the index entry of a committed file, with the
 // stat data git compares.
 func appendEntry(out []byte, name string, f staged) []byte {
-	e := &index.Entry{ModifiedAt: f.info.ModTime()}
-	fillStat(e, f.info)
-	if e.CreatedAt.IsZero() {
-		e.CreatedAt = e.ModifiedAt
-	}
-	size := uint32(0)
-	if f.info.Size() < 1<<32 {
-		size = uint32(f.info.Size())
-	}
+	st := statOf(f.info)
 	be := binary.BigEndian
-	for _, v := range []uint32{
-		uint32(e.CreatedAt.Unix()), uint32(e.CreatedAt.Nanosecond()),
-		uint32(e.ModifiedAt.Unix()), uint32(e.ModifiedAt.Nanosecond()),
-		e.Dev, e.Inode, uint32(f.mode), e.UID, e.GID, size,
-	} {
+	for _, v := range []uint32{st.ctime, st.ctimeNs, st.mtime, st.mtimeNs, st.dev, st.ino, uint32(f.mode), st.uid, st.gid, st.size} {
 		out = be.AppendUint32(out, v)
 	}
 	out = append(out, f.hash[:]...)
@@ -257,4 +325,23 @@ func appendEntry(out []byte, name string, f staged) []byte {
 	out = append(out, name...)
 	var zeros [8]byte
 	return append(out, zeros[:entrySize(name)-entryFixed-len(name)]...)
+}
+
+// rawEntryStat reads the stat data of the entry at the start of b (as
+// checked by nextIndexEntry).
+func rawEntryStat(b []byte) fileStat {
+	be := binary.BigEndian
+	return fileStat{
+		ctime: be.Uint32(b[0:]), ctimeNs: be.Uint32(b[4:]), mtime: be.Uint32(b[8:]), mtimeNs: be.Uint32(b[12:]),
+		dev: be.Uint32(b[16:]), ino: be.Uint32(b[20:]), uid: be.Uint32(b[28:]), gid: be.Uint32(b[32:]), size: be.Uint32(b[36:]),
+	}
+}
+
+// rawEntryFlags reads the extra flags of a version 3 entry at the start
+// of b, or 0.
+func rawEntryFlags(b []byte) uint16 {
+	if binary.BigEndian.Uint16(b[60:62])&flagExtended == 0 {
+		return 0
+	}
+	return binary.BigEndian.Uint16(b[62:64])
 }

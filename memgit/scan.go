@@ -1,20 +1,13 @@
 package memgit
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -117,138 +110,75 @@ func (r *Repo) CommitAll(msg string) (Result, Changes, error) {
 }
 
 // filesAt lists the memory files at a commit, relative to the memory
-// directory. A memory directory that did not exist then has none.
+// directory. A memory directory that did not exist then has none. The
+// trees are read as bytes (see treesplice.go): go-git's tree walker
+// allocates an object per entry.
 func (r *Repo) filesAt(commit plumbing.Hash) (map[string]blob, error) {
 	out := map[string]blob{}
 	c, err := object.GetCommit(r.st, commit)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", commit, err)
 	}
-	t, err := c.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("read tree of %s: %w", commit, err)
-	}
+	tree := c.TreeHash
 	if r.prefix != "" {
-		if t, err = t.Tree(r.prefix); errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
-			return out, nil
-		} else if err != nil {
-			return nil, fmt.Errorf("read %s at %s: %w", r.prefix, commit, err)
+		for _, part := range strings.Split(r.prefix, "/") {
+			data, err := r.readObject(plumbing.TreeObject, tree)
+			if err != nil {
+				return nil, fmt.Errorf("read tree of %s: %w", commit, err)
+			}
+			rec, ok, err := findTreeEntry(data, part)
+			if err != nil {
+				return nil, fmt.Errorf("read tree of %s: %w", commit, err)
+			}
+			if !ok || !rec.dir() {
+				return out, nil
+			}
+			tree = plumbing.Hash(rec.hash)
 		}
 	}
-	w := object.NewTreeWalker(t, true, nil)
-	defer w.Close()
-	for {
-		name, e, err := w.Next()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("walk tree of %s: %w", commit, err)
-		}
-		if e.Mode == filemode.Dir || e.Mode == filemode.Submodule || Private(name) {
-			continue
-		}
-		out[name] = blob{hash: e.Hash, mode: e.Mode}
-	}
-}
-
-// diskFiles hashes the memory files on disk, relative to the memory
-// directory. Untracked files (not in tracked) that the ignore rules
-// exclude are left out, as git leaves them out.
-func (r *Repo) diskFiles(tracked map[string]blob) (map[string]blob, error) {
-	ignored := r.ignoreMatcher()
-	out := map[string]blob{}
-	err := filepath.WalkDir(r.memDir, func(abs string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(r.memDir, abs)
-		rel = filepath.ToSlash(rel)
-		if rel == "." {
-			return nil
-		}
-		if d.IsDir() {
-			if rel == ".git" || strings.HasPrefix(rel, ".memdir/") || ignored(rel, true) {
-				return filepath.SkipDir
-			}
-			if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
-				return filepath.SkipDir // a repository of its own
-			}
-			return nil
-		}
-		if _, ok := tracked[rel]; !ok && (Private(rel) || ignored(rel, false)) {
-			return nil
-		}
-		b, err := hashFile(abs, d)
-		if err != nil {
-			return err
-		}
-		out[rel] = b
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("scan %s: %w", r.memDir, err)
+	if err := r.walkTree(tree, "", out); err != nil {
+		return nil, fmt.Errorf("read tree of %s: %w", commit, err)
 	}
 	return out, nil
 }
 
-// hashFile is the blob a file would be stored as.
-func hashFile(abs string, d fs.DirEntry) (blob, error) {
-	mode := filemode.Regular
-	var data []byte
-	var err error
-	if d.Type()&fs.ModeSymlink != 0 {
-		var target string
-		target, err = os.Readlink(abs)
-		data, mode = []byte(target), filemode.Symlink
-	} else {
-		data, err = os.ReadFile(abs)
-		if fi, serr := d.Info(); serr == nil && fi.Mode()&0o111 != 0 {
-			mode = filemode.Executable
+// walkTree adds the files of a tree, recursively, to out under dir.
+// Submodules and private state are left out.
+func (r *Repo) walkTree(tree plumbing.Hash, dir string, out map[string]blob) error {
+	data, err := r.readObject(plumbing.TreeObject, tree)
+	if err != nil {
+		return err
+	}
+	for off := 0; off < len(data); {
+		rec, err := nextTreeRecord(data[off:])
+		if err != nil {
+			return fmt.Errorf("tree %s: %w", tree, err)
+		}
+		off += rec.size
+		name := dir + string(rec.name)
+		switch {
+		case rec.dir():
+			if err := r.walkTree(plumbing.Hash(rec.hash), name+"/", out); err != nil {
+				return err
+			}
+		case rec.mode != filemode.Submodule && !Private(name):
+			out[name] = blob{hash: plumbing.Hash(rec.hash), mode: rec.mode}
 		}
 	}
+	return nil
+}
+
+// hashFile is the blob a file would be stored as; mode 0 for what is
+// neither a file nor a symlink.
+func hashFile(abs string, fi fs.FileInfo) (blob, error) {
+	mode := fileMode(fi)
+	if mode == 0 {
+		return blob{}, nil
+	}
+	data, _, err := readWorkFile(abs, fi)
 	if err != nil {
 		return blob{}, err
 	}
 	return blob{hash: plumbing.ComputeHash(plumbing.BlobObject, data), mode: mode}, nil
 }
 
-// ignoreMatcher reports whether a memory path is ignored by git's rules:
-// info/exclude, the .gitignore files from the top of the work tree down
-// to the memory directory, and those inside it.
-func (r *Repo) ignoreMatcher() func(rel string, dir bool) bool {
-	ps := readPatternFile(filepath.Join(r.gitDir, "info", "exclude"), nil)
-	var domain []string
-	if r.prefix != "" {
-		parts := strings.Split(r.prefix, "/")
-		for i := range parts {
-			domain = parts[:i]
-			ps = append(ps, readPatternFile(filepath.Join(r.top, filepath.Join(domain...), IgnoreFile), domain)...)
-		}
-		domain = parts
-	}
-	inside, _ := gitignore.ReadPatterns(osfs.New(r.top), domain)
-	ps = append(ps, inside...)
-	m := gitignore.NewMatcher(ps)
-	return func(rel string, dir bool) bool {
-		return m.Match(strings.Split(r.repoPath(rel), "/"), dir)
-	}
-}
-
-// readPatternFile reads one ignore file's patterns; a missing file has none.
-func readPatternFile(name string, domain []string) []gitignore.Pattern {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, "#") && strings.TrimSpace(line) != "" {
-			ps = append(ps, gitignore.ParsePattern(line, domain))
-		}
-	}
-	return ps
-}

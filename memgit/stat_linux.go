@@ -5,20 +5,24 @@ package memgit
 import (
 	"io/fs"
 	"syscall"
-	"time"
-
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
-// fillStat copies what git compares in its stat check (ctime, device,
-// inode, owner) so that git sees the entry as clean without re-reading
-// the file.
-func fillStat(e *index.Entry, fi fs.FileInfo) {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		e.CreatedAt = time.Unix(st.Ctim.Unix())
-		e.Dev = uint32(st.Dev)
-		e.Inode = uint32(st.Ino)
-		e.UID = st.Uid
-		e.GID = st.Gid
+// statOf is the stat data git records in an index entry for a file, as
+// git's fill_stat_data takes it from lstat.
+func statOf(fi fs.FileInfo) fileStat {
+	st := fileStat{mtime: uint32(fi.ModTime().Unix()), mtimeNs: uint32(fi.ModTime().Nanosecond()), size: size32(fi)}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.ctime, st.ctimeNs = uint32(sys.Ctim.Sec), uint32(sys.Ctim.Nsec)
+		st.dev, st.ino = uint32(sys.Dev), uint32(sys.Ino)
+		st.uid, st.gid = sys.Uid, sys.Gid
+	} else {
+		st.ctime, st.ctimeNs = st.mtime, st.mtimeNs
 	}
+	return st
 }
+
+// sameStat reports whether a file's stat data matches an index entry's,
+// comparing what git's match_stat_data compares (ctime and mtime to the
+// nanosecond, device, inode, owner, size): a match means the file still
+// holds the content the entry hashed, unless the entry is racy.
+func sameStat(entry, file fileStat) bool { return entry == file }

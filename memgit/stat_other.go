@@ -2,12 +2,18 @@
 
 package memgit
 
-import (
-	"io/fs"
+import "io/fs"
 
-	"github.com/go-git/go-git/v5/plumbing/format/index"
-)
+// statOf records only size and mtime off Linux, where lstat's other
+// fields are not portable.
+func statOf(fi fs.FileInfo) fileStat {
+	st := fileStat{mtime: uint32(fi.ModTime().Unix()), mtimeNs: uint32(fi.ModTime().Nanosecond()), size: size32(fi)}
+	st.ctime, st.ctimeNs = st.mtime, st.mtimeNs
+	return st
+}
 
-// fillStat records only size and mtime off Linux; git re-reads such an
-// entry once and finds it clean.
-func fillStat(e *index.Entry, fi fs.FileInfo) {}
+// sameStat compares the mtime and size of a file with an index entry's:
+// all that statOf records here.
+func sameStat(entry, file fileStat) bool {
+	return entry.mtime == file.mtime && entry.mtimeNs == file.mtimeNs && entry.size == file.size
+}
