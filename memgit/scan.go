@@ -181,4 +181,3 @@ func hashFile(abs string, fi fs.FileInfo) (blob, error) {
 	}
 	return blob{hash: plumbing.ComputeHash(plumbing.BlobObject, data), mode: mode}, nil
 }
-
