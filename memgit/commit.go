@@ -229,59 +229,10 @@ func (r *Repo) commitTree(branch plumbing.ReferenceName, parent plumbing.Hash, f
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	if err := r.updateRef(branch, parent, h); err != nil {
+	if err := r.updateRef(branch, parent, h, reflogMessage(c)); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	return h, nil
-}
-
-// updateRef moves a branch from old (zero: unborn) to new the way git
-// does: under refs/heads/NAME.lock, taken with O_EXCL, checked, written,
-// synced and renamed over the ref. A branch that moved meanwhile is
-// refused.
-func (r *Repo) updateRef(branch plumbing.ReferenceName, old, new plumbing.Hash) error {
-	path := filepath.Join(r.common, filepath.FromSlash(branch.String()))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("update %s: %w", branch.Short(), err)
-	}
-	f, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return &RefusedError{Reason: fmt.Sprintf("%s.lock exists: another git process seems to be updating %s; if none is, remove the file and try again", path, branch.Short())}
-	}
-	if err != nil {
-		return fmt.Errorf("update %s: %w", branch.Short(), err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	cur := plumbing.ZeroHash
-	if ref, err := r.st.Reference(branch); err == nil {
-		cur = ref.Hash()
-	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return fmt.Errorf("read %s: %w", branch, err)
-	}
-	if cur != old {
-		return &RefusedError{Reason: fmt.Sprintf("%s moved while memdir was committing; try again", branch.Short())}
-	}
-	if _, err := f.WriteString(new.String() + "\n"); err != nil {
-		return fmt.Errorf("update %s: %w", branch.Short(), err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("update %s: %w", branch.Short(), err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("update %s: %w", branch.Short(), err)
-	}
-	done = true
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("update %s: %w", branch.Short(), err)
-	}
-	return nil
 }
 
 // applyTree returns the tree base with files applied (a staged file with

@@ -280,5 +280,28 @@ func TestLinkedWorktree(t *testing.T) {
 	if got := runGit(t, wt, "status", "--porcelain"); got != "M  main.go\n" {
 		t.Errorf("worktree status = %q, want only the staged main.go", got)
 	}
+	if got := runGit(t, wt, "reflog", "-1", "--format=%gs"); got != "commit: add user_w.md\n" {
+		t.Errorf("the worktree's HEAD reflog ends with %q", got)
+	}
+	if got := runGit(t, top, "reflog", "-1", "--format=%gs"); got != "commit (initial): start\n" {
+		t.Errorf("the main worktree's HEAD reflog ends with %q", got)
+	}
 	runGit(t, top, "fsck", "--strict")
+}
+
+// TestRebaseStoppedReported: a rebase stopped on a conflict detaches
+// HEAD; memgit must name the rebase, not the detached HEAD.
+func TestRebaseStoppedReported(t *testing.T) {
+	r, top := newProject(t)
+	conflictOnMemory(t, top)
+	runGit(t, top, "reset", "-q", "--hard")
+	runGit(t, top, "checkout", "-q", "other")
+	if _, err := tryGit(top, "rebase", "main"); err == nil {
+		t.Fatal("rebase did not stop")
+	}
+	write(t, filepath.Join(top, ".memory", "user_c.md"), "c\n")
+	_, err := r.Commit([]string{"user_c.md"}, "memdir: add c")
+	if got := fmtErr(err); !strings.Contains(got, "a rebase is in progress") || strings.Contains(got, "detached") {
+		t.Errorf("Commit during a rebase = %v, want it named", err)
+	}
 }
