@@ -28,7 +28,7 @@ func (ix *Index) hit(r ranked, pq *parsed, now time.Time) Hit {
 	if t, err := memdir.ParseTopic(path.Base(r.src.path), data); err == nil {
 		h.Description, h.Tags, body = t.Description, t.Tags, t.Body
 	}
-	h.Snippet = firstSnippet(pq, body, h.Description, h.Name)
+	h.Snippet = firstSnippet(pq, body, h.Description)
 	if h.Snippet == "" {
 		h.Snippet = TrimSnippet(cleanText(firstNonEmpty(h.Description, body)), SnippetRunes)
 	}
@@ -47,13 +47,14 @@ func (ix *Index) logHit(h *Hit, r ranked, data []byte, pq *parsed) {
 	if h.Name == "" {
 		h.Name = TrimSnippet(cleanText(text), 48)
 	}
-	h.Snippet = firstSnippet(pq, text, h.Name)
+	h.Snippet = firstSnippet(pq, text)
 	if h.Snippet == "" {
 		h.Snippet = TrimSnippet(cleanText(text), SnippetRunes)
 	}
 }
 
-// firstSnippet is the snippet of the first text that holds a match.
+// firstSnippet is the snippet of the first text that holds a match. The
+// name is never one: the row shows it already.
 func firstSnippet(pq *parsed, texts ...string) string {
 	for _, t := range texts {
 		if s := snippet(t, pq, SnippetRunes); s != "" {

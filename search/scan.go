@@ -37,6 +37,7 @@ type scan struct {
 	now     map[string]source // every source file as it is now
 	changed []string          // paths that are new, changed or racy
 	deleted []string          // paths the index has that are gone
+	racy    int               // changed only in that their stamp was racy
 }
 
 // fresh reports whether the index already reflects every file.
@@ -61,8 +62,12 @@ func scanFiles(dir string, known map[string]*source, dirs []stamp) *scan {
 	sc.now = statSources(dir, names, at)
 	for p, s := range sc.now {
 		k := known[p]
-		if k == nil || k.racy || k.size != s.size || k.mtime != s.mtime || k.ctime != s.ctime || k.ino != s.ino || k.kind != s.kind {
+		switch {
+		case k == nil || k.size != s.size || k.mtime != s.mtime || k.ctime != s.ctime || k.ino != s.ino || k.kind != s.kind:
 			sc.changed = append(sc.changed, p)
+		case k.racy:
+			sc.changed = append(sc.changed, p)
+			sc.racy++
 		}
 	}
 	for p := range known {

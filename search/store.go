@@ -174,6 +174,9 @@ func writeTemp(dir, name string, data []byte) error {
 		return err
 	}
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -87,6 +87,9 @@ Examples:
 		newDiffCmd(a),
 		newRestoreCmd(a),
 		newCommitCmd(a),
+		newSearchCmd(a),
+		newTimelineCmd(a),
+		newStatsCmd(a),
 		newTrustCmd(a),
 		newMCPCmd(a),
 	)

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/search"
+	"github.com/memdir/memdir/typesx"
+)
+
+type searchOptions struct {
+	types          []string
+	tags           []string
+	since, until   string
+	limit          int
+	includePrivate bool
+}
+
+func newSearchCmd(a *app) *cobra.Command {
+	var opts searchOptions
+	cmd := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Find memories by what they say, best first",
+		Long: `Search every topic (name, description, tags and body) and the daily-log
+entries no dream has distilled yet, and print the best matches first: one
+row each with type, file, name, date and a snippet with the matched words
+in **bold**. "memdir show FILE" prints a whole topic.
+
+Query language:
+  deploy staging       memories with both words (when none has both, either)
+  "merge freeze"       the words in this order
+  deploy*              words that start so (deploys, deployment)
+  kafka OR rabbitmq    either
+  deploy NOT staging   deploy, without staging (also: deploy -staging)
+  (a OR b) c           parentheses group
+Case and accents are ignored (Muller finds Müller), English words match
+their other forms (configuring finds configuration), identifiers match whole
+and by parts (api-latency, MAX_RETRIES, snake_case), and questions work:
+"who owns billing". Quote phrases for the shell: memdir search '"a b"'.
+
+Ranking: relevance (BM25F: name counts most, then description, tags, body),
+a mild fade with age (never for user and feedback topics; reference topics
+by half over a year, project topics over 90 days, log entries over 7 days)
+and a small boost for memories recalled often; a memory whose name is the
+query always comes first. Private topics are left out unless asked for.
+
+Examples:
+  memdir search kafka topic naming
+  memdir search 'deploy* NOT staging' --type project --since 30d
+  memdir search '"real database"' --json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("search takes a query, e.g. memdir search deploy checklist; see `memdir search --help`")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSearch(cmd.Context(), a, opts, strings.Join(args, " "))
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVarP(&opts.types, "type", "t", nil, "only memories of this type (repeat or use commas)")
+	f.StringArrayVar(&opts.tags, "tag", nil, "only topics with this tag (repeatable: all must be there)")
+	f.StringVar(&opts.since, "since", "", "changed on or after this day (YYYY-MM-DD, today, yesterday or Nd)")
+	f.StringVar(&opts.until, "until", "", "changed on or before this day (YYYY-MM-DD, today, yesterday or Nd)")
+	f.IntVarP(&opts.limit, "limit", "n", search.DefaultLimit, "at most this many results")
+	f.BoolVar(&opts.includePrivate, "include-private", false, "include private topics")
+	return cmd
+}
+
+func runSearch(ctx context.Context, a *app, opts searchOptions, text string) error {
+	q, err := searchQuery(a, opts, text)
+	if err != nil {
+		return err
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	hits, err := search.Open(ws.dir).Search(ctx, q)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.writeJSON(hits)
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(a.out, "no matches")
+	}
+	for _, h := range hits {
+		fmt.Fprintln(a.out, hitRow(h))
+	}
+	return nil
+}
+
+// searchQuery checks the flags and builds the query.
+func searchQuery(a *app, opts searchOptions, text string) (search.Query, error) {
+	q := search.Query{Text: text, Tags: opts.tags, IncludePrivate: opts.includePrivate, Limit: opts.limit}
+	if opts.limit < 1 || opts.limit > search.MaxLimit {
+		return q, usagef("--limit %d: give a number from 1 to %d", opts.limit, search.MaxLimit)
+	}
+	for _, s := range opts.types {
+		t, err := typesx.Parse(s)
+		if err != nil {
+			return q, usagef("--type: %v", err)
+		}
+		q.Types = append(q.Types, t)
+	}
+	for _, tag := range opts.tags {
+		if strings.TrimSpace(tag) == "" {
+			return q, usagef("--tag needs a tag, e.g. --tag deploy")
+		}
+	}
+	var err error
+	if q.Since, err = logDate("--since", opts.since, a.now()); err != nil {
+		return q, err
+	}
+	if q.Until, err = logDate("--until", opts.until, a.now()); err != nil {
+		return q, err
+	}
+	if q.Since != "" && q.Until != "" && q.Since > q.Until {
+		return q, usagef("--since %s is after --until %s", q.Since, q.Until)
+	}
+	return q, nil
+}
+
+// rowWidth is the most a result row takes, in characters.
+const rowWidth = 160
+
+// hitRow is one result as a row: type, file (#entry for a log entry),
+// name, date and as much snippet as fits.
+func hitRow(h search.Hit) string {
+	typ, file, date := string(h.Type), h.File, h.Modified.Format("2006-01-02")
+	if typ == "" {
+		typ = "-"
+	}
+	if h.Kind == "log" {
+		file = fmt.Sprintf("%s#%d", h.File, h.Entry)
+		date = h.Day
+	}
+	name := search.TrimSnippet(strings.Join(strings.Fields(h.Name), " "), 40)
+	head := fmt.Sprintf("%-9s  %s  %s  %s", typ, file, name, date)
+	room := rowWidth - utf8.RuneCountInString(head) - 2
+	if room < 12 || h.Snippet == "" {
+		return search.TrimSnippet(head, rowWidth)
+	}
+	return head + "  " + search.TrimSnippet(h.Snippet, room)
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/search"
+	"github.com/memdir/memdir/typesx"
+)
+
+type statsOptions struct {
+	stale bool
+}
+
+func newStatsCmd(a *app) *cobra.Command {
+	var opts statsOptions
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Show the state of memory: topics, index load, logs, dreams, search",
+		Long: `Show the state of the memory directory: topics per type, private and
+expired ones, MEMORY.md against both load caps (200 lines, 25,000
+characters), daily-log entries waiting for a dream, the last dream and the
+next one the dream.schedule setting plans, the search index (documents,
+size, fresh or not), and how many topics no search returned and no one
+showed in 90 days: --stale lists them, the list to prune from. stats reads
+and never writes.
+
+Examples:
+  memdir stats
+  memdir stats --stale
+  memdir stats --json`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runStats(cmd.Context(), a, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.stale, "stale", false, "list the topics not recalled in 90 days")
+	return cmd
+}
+
+func runStats(ctx context.Context, a *app, opts statsOptions) error {
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	st, err := search.Open(ws.dir).Stats(ctx, search.StatsOptions{Schedule: ws.settings.Get("dream.schedule")})
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.writeJSON(st)
+	}
+	printStats(a, st, ws.settings.Get("dream.schedule"))
+	if opts.stale {
+		for _, s := range st.Stale {
+			last := "never recalled"
+			if s.LastRecall != nil {
+				last = "last recalled " + s.LastRecall.Local().Format("2006-01-02")
+			}
+			fmt.Fprintf(a.out, "  %-9s  %s  %s  (%s)\n", s.Type, s.File, s.Name, last)
+		}
+	}
+	return nil
+}
+
+func printStats(a *app, st *search.Stats, schedule string) {
+	var types []string
+	for _, t := range typesx.Types {
+		types = append(types, fmt.Sprintf("%s %d", t, st.ByType[string(t)]))
+	}
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(a.out, "%-13s %s\n", label, fmt.Sprintf(format, args...))
+	}
+	line("topics", "%d (%s); %d private, %d expired", st.Topics, strings.Join(types, ", "), st.Private, st.Expired)
+	if st.Unreadable > 0 {
+		line("unreadable", "%d topic files (memdir lint says why)", st.Unreadable)
+	}
+	line("MEMORY.md", "%d/%d lines (%d%%), %d/%d characters (%d%%)%s", st.Index.Lines, st.Index.MaxLines,
+		pct(st.Index.Lines, st.Index.MaxLines), st.Index.Size, st.Index.MaxSize, pct(st.Index.Size, st.Index.MaxSize), pressure(st.Index))
+	line("logs", "%s waiting for a dream", nounCount(st.LogPending, "entry"))
+	line("last dream", "%s", orNever(st.LastDream == nil, func() string { return st.LastDream.Local().Format("2006-01-02 15:04") }))
+	next := "none scheduled"
+	if st.NextDream != nil {
+		next = fmt.Sprintf("%s (dream.schedule %q)", st.NextDream.Local().Format("2006-01-02 15:04"), schedule)
+	}
+	line("next dream", "%s", next)
+	line("search index", "%s", indexState(st.Search))
+	hint := ""
+	if len(st.Stale) > 0 {
+		hint = " (memdir stats --stale lists them)"
+	}
+	line("stale", "%s not recalled in 90 days%s", nounCount(len(st.Stale), "topic"), hint)
+}
+
+func pct(n, of int) int {
+	if of == 0 {
+		return 0
+	}
+	return (100*n + of/2) / of
+}
+
+func pressure(s search.IndexStats) string {
+	switch {
+	case s.OverCap:
+		return "; over a cap: " + index.FixHint
+	case s.OverWarn:
+		return "; over 70%: run `memdir index --fit`"
+	}
+	return ""
+}
+
+func orNever(never bool, f func() string) string {
+	if never {
+		return "never"
+	}
+	return f()
+}
+
+func indexState(s search.IndexState) string {
+	if !s.Built {
+		return "not built yet (the next search builds it)"
+	}
+	state := "fresh"
+	if !s.Fresh {
+		state = fmt.Sprintf("%s changed since (the next search catches up)", nounCount(s.Changed, "file"))
+	}
+	return fmt.Sprintf("%s, %s, %s", nounCount(s.Documents, "document"), index.FormatSize(s.Bytes), state)
+}
+
+// nounCount is "1 entry", "2 entries", "0 topics".
+func nounCount(n int, one string) string {
+	switch {
+	case n == 1:
+		return "1 " + one
+	case strings.HasSuffix(one, "y"):
+		return fmt.Sprintf("%d %sies", n, one[:len(one)-1])
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}

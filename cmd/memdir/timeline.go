@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/search"
+)
+
+type timelineOptions struct {
+	around         string
+	includePrivate bool
+}
+
+func newTimelineCmd(a *app) *cobra.Command {
+	var opts timelineOptions
+	cmd := &cobra.Command{
+		Use:   "timeline [DATE|TOPIC]",
+		Short: "Show what happened to memory around a day or a topic",
+		Long: `Show, oldest first, the changes to topics and the daily-log entries around
+a point in time: now, a DATE (YYYY-MM-DD, today, yesterday or Nd), or the
+last change of a TOPIC (its name or file; its own changes are marked >).
+Topic changes come from git history when memory is in git (memdir init
+--git, or committed with the project), else from the topics' created and
+modified stamps. Log entries a dream has not distilled yet are marked "*".
+--around sets how far to look on each side (3d by default; Nd, Nw, Nh or
+a Go duration such as 90m). A DATE wins over a topic of the same name.
+
+Examples:
+  memdir timeline
+  memdir timeline 2026-11-20 --around 1d
+  memdir timeline "Release freeze" --json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("timeline takes at most one DATE or TOPIC; see `memdir timeline --help`")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTimeline(cmd.Context(), a, opts, strings.Join(args, ""))
+		},
+	}
+	cmd.Flags().StringVar(&opts.around, "around", "3d", "how far to look on each side (Nd, Nw, Nh, 90m)")
+	cmd.Flags().BoolVar(&opts.includePrivate, "include-private", false, "include private topics")
+	return cmd
+}
+
+func runTimeline(ctx context.Context, a *app, opts timelineOptions, ref string) error {
+	around, err := parseAround(opts.around)
+	if err != nil {
+		return err
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	q := search.TimelineQuery{IncludePrivate: opts.includePrivate}
+	centre := a.now()
+	if day, derr := logDate("DATE", ref, a.now()); ref == "" || derr == nil {
+		if day != "" {
+			start, _ := time.ParseInLocation(time.DateOnly, day, time.Local)
+			q.From, q.To = start.Add(-around), start.AddDate(0, 0, 1).Add(around-time.Second)
+		} else {
+			q.From, q.To = centre.Add(-around), centre.Add(around)
+		}
+	} else {
+		if q.Topic, err = ws.dir.Find(ref); err != nil {
+			return err
+		}
+		centre = topicTime(ws.dir.Path, q.Topic)
+		q.From, q.To = centre.Add(-around), centre.Add(around)
+	}
+	tl, err := search.Open(ws.dir).Timeline(ctx, q)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.writeJSON(tl)
+	}
+	printTimeline(a, tl, q.Topic != "")
+	return nil
+}
+
+// topicTime is a topic's last change: its modified stamp, else its
+// created stamp, else the file's modification time.
+func topicTime(dir, file string) time.Time {
+	data, err := os.ReadFile(filepath.Join(dir, file))
+	if err == nil {
+		if t, perr := memdir.ParseTopic(file, data); perr == nil {
+			for _, ts := range []time.Time{t.Modified, t.Created} {
+				if !ts.IsZero() {
+					return ts
+				}
+			}
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(dir, file)); err == nil {
+		return fi.ModTime()
+	}
+	return time.Time{}
+}
+
+// parseAround reads --around: Nd, Nw, Nh or a Go duration, positive and
+// at most ten years.
+func parseAround(s string) (time.Duration, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	var d time.Duration
+	var err error
+	if n, unit := strings.TrimRight(s, "dw"), s[max(len(s)-1, 0):]; (unit == "d" || unit == "w") && n != "" {
+		var k int
+		if k, err = strconv.Atoi(n); err == nil && k > 0 && k <= 3650 {
+			d = time.Duration(k) * 24 * time.Hour
+			if unit == "w" {
+				d *= 7
+			}
+		}
+	} else {
+		d, err = time.ParseDuration(s)
+	}
+	if err != nil || d <= 0 || d > 3650*24*time.Hour {
+		return 0, usagef("--around %q is not a span: use Nd, Nw, Nh or 90m, e.g. --around 3d", s)
+	}
+	return d, nil
+}
+
+func printTimeline(a *app, tl *search.Timeline, marks bool) {
+	src := "topic stamps"
+	if tl.Source == "git" {
+		src = "git history"
+	}
+	fmt.Fprintf(a.out, "%s to %s (topic changes from %s)\n", tl.From.Local().Format("2006-01-02 15:04"), tl.To.Local().Format("2006-01-02 15:04"), src)
+	if len(tl.Events) == 0 {
+		fmt.Fprintln(a.out, "nothing happened in that time")
+	}
+	for _, e := range tl.Events {
+		row := eventRow(e)
+		if marks {
+			row = map[bool]string{true: "> ", false: "  "}[e.Focus] + row
+		}
+		fmt.Fprintln(a.out, search.TrimSnippet(row, rowWidth))
+	}
+}
+
+// eventRow is one event: time, kind, where, and what.
+func eventRow(e search.Event) string {
+	when := e.Time.Local().Format("2006-01-02 15:04")
+	switch e.Kind {
+	case "commit":
+		return fmt.Sprintf("%s  %-8s  %s  %s", when, e.Kind, e.Commit, e.Text)
+	case "log":
+		what := e.Text
+		if e.Name != "" {
+			what = e.Name + ": " + what
+		}
+		if e.Type != "" {
+			what = "[" + string(e.Type) + "] " + what
+		}
+		if e.Distilled != nil && !*e.Distilled {
+			what = "* " + what
+		}
+		return fmt.Sprintf("%s  %-8s  %s#%d  %s", when, e.Kind, e.File, e.Entry, what)
+	}
+	return fmt.Sprintf("%s  %-8s  %s  %s — %s", when, e.Kind, e.File, e.Name, e.Text)
+}
