@@ -27,7 +27,7 @@ func FuzzScan(f *testing.F) {
 	}
 	addSeeds(f, seeds)
 	f.Fuzz(func(t *testing.T, text string) {
-		ms := scan(text)
+		ms := scanAll(text, 0)
 		for i, m := range ms {
 			if m.start < 0 || m.end > len(text) || m.start >= m.end {
 				t.Fatalf("match %d span [%d,%d) outside text of %d bytes", i, m.start, m.end, len(text))
@@ -83,6 +83,10 @@ func naive(text string) []match {
 	table, _ := detectors()
 	for prio := range table {
 		p := table[prio]
+		if p.lazy != nil {
+			cands = append(cands, naiveLines(&p, text, prio)...)
+			continue
+		}
 		atWord := p.atWord
 		p.atWord = false
 		for _, m := range p.appendMatches(nil, text, window{0, len(text)}, prio) {
@@ -100,6 +104,25 @@ func naive(text string) []match {
 		}
 	}
 	return resolve(cands)
+}
+
+// naiveLines runs a kept rule's regexp the way it is defined: over each
+// line that holds one of its keywords, in any case.
+func naiveLines(p *pattern, text string, prio int) []match {
+	var out []match
+	start := 0
+	for start <= len(text) {
+		end := lineEnd(text, start)
+		line := strings.ToLower(text[start:end])
+		for _, k := range p.anchors {
+			if strings.Contains(line, k) {
+				out = p.appendMatches(out, text, window{start, end}, prio)
+				break
+			}
+		}
+		start = end + 1
+	}
+	return out
 }
 
 // addSeeds adds seeds and every example text of the unit tests.

@@ -51,11 +51,11 @@ func assigned(s string, _, j int) bool {
 	return k < len(s) && (s[k] == ':' || s[k] == '=')
 }
 
-// userinfo passes a "://" followed by user:pass@.
+// userinfo passes a "://" followed by user:pass@ or :pass@ (Redis).
 func userinfo(s string, _, j int) bool {
 	rest := s[j:]
 	end := strings.IndexAny(rest, " \t\r\n/?#@")
-	return end > 0 && rest[end] == '@' && strings.IndexByte(rest[:end], ':') > 0
+	return end > 0 && rest[end] == '@' && strings.IndexByte(rest[:end], ':') >= 0
 }
 
 // bearer passes "bearer" followed by blanks and a long run of token bytes.
@@ -70,4 +70,25 @@ func bearer(s string, _, j int) bool {
 // pemHeader passes "PRIVATE KEY" that closes a PEM header line.
 func pemHeader(s string, _, j int) bool {
 	return strings.HasPrefix(s[j:], "-----") || strings.HasPrefix(s[j:], " BLOCK-----")
+}
+
+// saidIs passes "password" followed within a few words by "is" or "was"
+// between blanks, as in "the password for staging is ...".
+func saidIs(s string, _, j int) bool {
+	end := min(lineEnd(s, j), j+64)
+	rest := lowerASCII(s[j:end])
+	for _, w := range []string{"is", "was"} {
+		for k := 0; k < len(rest); {
+			i := strings.Index(rest[k:], w)
+			if i < 0 {
+				break
+			}
+			i += k
+			if i > 0 && (rest[i-1] == ' ' || rest[i-1] == '\t') {
+				return true
+			}
+			k = i + 1
+		}
+	}
+	return false
 }

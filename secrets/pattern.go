@@ -10,7 +10,10 @@ import (
 // pattern is one row of the detection table.
 type pattern struct {
 	kind string
+	// re is the regexp of a hand-made row, compiled with the table; lazy
+	// that of a kept rule, compiled on its first anchor hit.
 	re   *regexp.Regexp
+	lazy *lazyRegexp
 	// anchors are literals of which every match contains at least one; the
 	// regexp only runs on lines holding an anchor.
 	anchors []string
@@ -20,6 +23,8 @@ type pattern struct {
 	gate gate
 	// span is the submatch group that is reported; 0 is the whole match.
 	span int
+	// firstGroup reports the first group that matched instead of span.
+	firstGroup bool
 	// extraLines is how many lines past its anchor's line a match may reach.
 	extraLines int
 	// atWord says every match starts at the start of the key word holding
@@ -43,15 +48,28 @@ type gate func(s string, i, j int) bool
 // detectors compiles the table and the automaton that finds the anchors
 // of every pattern in one pass. It runs on first use, so that commands
 // that never scan do not pay for the regexps at start-up.
-var detectors = sync.OnceValues(func() ([]pattern, *anchorSet) {
+var detectors = sync.OnceValues(buildDetectors)
+
+// buildDetectors compiles the hand-made table, adds the kept rules (whose
+// regexps compile later, on their first hit) and builds the automaton.
+func buildDetectors() ([]pattern, *anchorSet) {
 	table := buildTable()
 	for i := range table {
 		if p := &table[i]; p.atWord {
 			p.anchored = regexp.MustCompile(`^(?:` + p.re.String() + `)`)
 		}
 	}
+	table = append(table, extPatterns()...)
 	return table, newAnchorSet(table)
-})
+}
+
+// regexp returns the pattern's regexp, compiling a kept rule's on first use.
+func (p *pattern) regexp() *regexp.Regexp {
+	if p.lazy != nil {
+		return p.lazy.get()
+	}
+	return p.re
+}
 
 // windows returns, for each pattern, the merged, sorted line ranges of text
 // that hold one of its anchors and pass its gate.
@@ -78,7 +96,9 @@ func windows(text string) [][]window {
 		byPat[h.prio] = append(ws, w)
 	})
 	for i := range byPat {
-		if !table[i].atWord {
+		// A kept rule searches each line holding its keyword on its own,
+		// as its regexps were written for gitleaks' fragments.
+		if !table[i].atWord && table[i].lazy == nil {
 			byPat[i] = merge(byPat[i])
 		}
 	}
@@ -137,10 +157,14 @@ func (p *pattern) appendMatches(ms []match, text string, w window, prio int) []m
 	if p.atWord {
 		locs = p.matchInWord(sub)
 	} else {
-		locs = p.re.FindAllStringSubmatchIndex(sub, -1)
+		locs = p.regexp().FindAllStringSubmatchIndex(sub, -1)
 	}
 	for _, loc := range locs {
-		s, e := loc[2*p.span], loc[2*p.span+1]
+		span := p.span
+		if p.firstGroup {
+			span = firstGroup(loc)
+		}
+		s, e := loc[2*span], loc[2*span+1]
 		if s < 0 || e <= s {
 			continue
 		}
@@ -179,6 +203,17 @@ func (p *pattern) matchInWord(sub string) [][]int {
 		}
 	}
 	return nil
+}
+
+// firstGroup returns the first submatch group that matched something, or
+// 0 for the whole match.
+func firstGroup(loc []int) int {
+	for i := 1; i < len(loc)/2; i++ {
+		if loc[2*i] >= 0 && loc[2*i+1] > loc[2*i] {
+			return i
+		}
+	}
+	return 0
 }
 
 // groups turns submatch indexes into strings; unmatched groups are "".

@@ -65,6 +65,17 @@ const (
 type match struct {
 	start, end int
 	prio       int // index of the pattern in the table; lower wins
+	// kind, when set, replaces the table row's kind: what runMatches
+	// finds has no row.
+	kind string
+}
+
+// kindIn returns the match's kind.
+func (m match) kindIn(table []pattern) string {
+	if m.kind != "" {
+		return m.kind
+	}
+	return table[m.prio].kind
 }
 
 // Scan returns the credentials found in text, in order of appearance. When
@@ -72,7 +83,7 @@ type match struct {
 // token rather than the token= assignment around it) is the only one
 // reported.
 func Scan(text string) []Finding {
-	ms := scan(text)
+	ms := scanAll(text, 0)
 	if len(ms) == 0 {
 		return nil
 	}
@@ -90,7 +101,7 @@ func Scan(text string) []Finding {
 			lineStart = pos
 		}
 		out = append(out, Finding{
-			Kind:     table[m.prio].kind,
+			Kind:     m.kindIn(table),
 			Line:     line,
 			Column:   m.start - lineStart + 1,
 			Redacted: redact(text[m.start:m.end]),
@@ -99,7 +110,9 @@ func Scan(text string) []Finding {
 	return out
 }
 
-// Kinds returns every Kind that Scan can report, in priority order.
+// Kinds returns every Kind that Scan can report, in priority order. A
+// credential found base64-encoded is reported as "base64-encoded " and the
+// kind found in the decoded text.
 func Kinds() []string {
 	var kinds []string
 	table, _ := detectors()
@@ -108,11 +121,34 @@ func Kinds() []string {
 			kinds = append(kinds, p.kind)
 		}
 	}
-	return kinds
+	return append(kinds, kindKeyBody)
 }
 
-// scan returns the accepted matches sorted by start offset.
+// scanAll returns every accepted match, sorted by start offset: the table's
+// (see scan), what runMatches finds in base64 runs, and both again in the
+// text without its invisible characters, mapped back onto the text.
+func scanAll(text string, depth int) []match {
+	table, _ := detectors()
+	cands := tableMatches(text)
+	cands = append(cands, runMatches(text, len(table), depth)...)
+	if stripped, offsets, ok := stripInvisible(text); ok {
+		for _, m := range scanAll(stripped, depth) {
+			m.start, m.end = offsets[m.start], offsets[m.end-1]+1
+			cands = append(cands, m)
+		}
+	}
+	return resolve(cands)
+}
+
+// scan returns the accepted matches of the table alone, sorted by start
+// offset.
 func scan(text string) []match {
+	return resolve(tableMatches(text))
+}
+
+// tableMatches returns the candidate matches of every table row, before
+// overlaps are resolved.
+func tableMatches(text string) []match {
 	var cands []match
 	table, _ := detectors()
 	for prio, ws := range windows(text) {
@@ -120,7 +156,7 @@ func scan(text string) []match {
 			cands = table[prio].appendMatches(cands, text, w, prio)
 		}
 	}
-	return resolve(cands)
+	return cands
 }
 
 // resolve drops candidates that overlap a candidate of a higher-priority

@@ -15,6 +15,10 @@ const (
 	wordStart = `(?:^|[^a-z0-9_])`
 	// eol is a line break, real or escaped inside a JSON string.
 	eol = `(?:\r?\n|(?:\\r)?\\n)`
+	// valueEnd captures the first visible byte after a value on its line,
+	// "" at the end of the line: a lone word there is a value, one
+	// followed by more words is prose.
+	valueEnd = `[ \t]*([^ \t\r\n]?)`
 )
 
 // buildTable lists every detector, most specific first: when spans overlap the
@@ -24,11 +28,16 @@ func buildTable() []pattern {
 	return []pattern{
 		{
 			kind: "private key block",
-			re: regexp.MustCompile(`(-----BEGIN (?:[A-Z0-9]+ ){0,2}PRIVATE KEY(?: BLOCK)?-----)[ \t]*` + eol +
-				`(?:[A-Za-z-]+:[^\r\n\\]*` + eol + `)*` + eol + `?[ \t]*[A-Za-z0-9+/=]{16,}`),
-			anchors:    []string{"PRIVATE KEY"},
-			gate:       pemHeader,
-			span:       1,
+			// The key material may follow on the next line, on the same
+			// line (a key collapsed onto one line) or after the headers
+			// of a legacy encrypted key, on their lines or on the same one.
+			re: regexp.MustCompile(`(-----BEGIN (?:[A-Z0-9]+ ){0,2}PRIVATE KEY(?: BLOCK)?-----)[ \t]*(?:` + eol + `)?` +
+				`(?:[A-Za-z-]+:[^\r\n\\]*` + eol + `)*` + eol + `?[ \t]*` +
+				`(?:Proc-Type:[^\r\n\\]{0,40}DEK-Info:[ \t]*[A-Z0-9-]{1,40},[0-9A-Fa-f]{8,64}[ \t]+)?[A-Za-z0-9+/=]{16,}`),
+			anchors: []string{"PRIVATE KEY"},
+			gate:    pemHeader,
+			// The whole match, so that the key's first line is not found
+			// again as a key body without armour.
 			extraLines: 4,
 		},
 		{
@@ -87,6 +96,12 @@ func buildTable() []pattern {
 			kind:    "Slack webhook URL",
 			re:      regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{20,}`),
 			anchors: []string{"hooks.slack.com"},
+			valid:   func(g []string) bool { return random(g[0]) },
+		},
+		{
+			kind:    "Discord webhook URL",
+			re:      regexp.MustCompile(`https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}`),
+			anchors: []string{"discord.com/api/webhooks/", "discordapp.com/api/webhooks/"},
 			valid:   func(g []string) bool { return random(g[0]) },
 		},
 		{
@@ -175,7 +190,7 @@ func buildTable() []pattern {
 		},
 		{
 			kind: "URL with credentials",
-			re: regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]{1,15}://([^\s:/?#@"'<>\[\]` + "`" + `]{1,128}):` +
+			re: regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]{1,15}://([^\s:/?#@"'<>\[\]` + "`" + `]{0,128}):` +
 				`([^\s/?#@"'<>` + "`" + `]{1,256})@)[a-z0-9\[]`),
 			anchors: []string{"://"},
 			gate:    userinfo,
@@ -199,14 +214,28 @@ func buildTable() []pattern {
 			valid:   func(g []string) bool { return highEntropy(g[1]) },
 		},
 		{
-			kind:    "password assignment",
-			re:      regexp.MustCompile(`(?i)` + wordStart + `(` + keyPrefix + `(?:password|passwd|passphrase)` + assignOp + assignValue + `)`),
-			anchors: []string{"passw", "passphrase"},
+			kind: "password assignment",
+			// PGPASSWORD and MYSQLPASSWORD glue a prefix to the key; a bare
+			// "pass" or "pwd" key needs one (db_pass, MYSQL_PWD), as "pass:"
+			// alone is mostly prose ("tests pass: 12/14") and PWD a directory.
+			re: regexp.MustCompile(`(?i)` + wordStart + `(` + keyPrefix + `(?:[a-z0-9]*passw(?:or)?d|passphrase|[a-z0-9]+[_.-](?:pass|pwd))` +
+				assignOp + assignValue + `)` + valueEnd),
+			anchors: []string{"passw", "passphrase", "_pass", ".pass", "-pass", "_pwd", ".pwd", "-pwd"},
 			gate:    assigned,
 			fold:    true,
 			atWord:  true,
 			span:    1,
-			valid:   assignment,
+			valid:   assignment(true),
+		},
+		{
+			kind: "password in prose",
+			re: regexp.MustCompile(`(?i)\b(?:password|passphrase|passcode)(?: for [^\s]{1,40})?[ \t]{1,4}(?:is|was)(?:[ \t]*:)?[ \t]+` +
+				`("[^"\r\n]{6,64}"|'[^'\r\n]{6,64}'|` + "`[^`\r\n]{6,64}`" + `|[^\s"'<>` + "`" + `]{6,64})`),
+			anchors: []string{"password", "passphrase", "passcode"},
+			gate:    saidIs,
+			fold:    true,
+			span:    1,
+			valid:   prosePassword,
 		},
 		{
 			kind: "secret assignment",
@@ -218,7 +247,7 @@ func buildTable() []pattern {
 			fold:   true,
 			atWord: true,
 			span:   1,
-			valid:  assignment,
+			valid:  assignment(false),
 		},
 	}
 }

@@ -24,6 +24,19 @@ var placeholderWords = map[string]bool{
 	"required": true, "optional": true, "hidden": true, "string": true,
 }
 
+// statusWords are lone words that say something about a password (its
+// state, where it lives) rather than being one: password: disabled.
+var statusWords = map[string]bool{
+	"disabled": true, "enabled": true, "default": true, "defaults": true, "unset": true,
+	"missing": true, "invalid": true, "expired": true, "unknown": true, "rotated": true,
+	"encrypted": true, "generated": true, "random": true, "provided": true, "protected": true,
+	"masked": true, "omitted": true, "removed": true, "changed": true, "unchanged": true,
+	"prompt": true, "keychain": true, "keyring": true, "secure": true, "strong": true,
+	"never": true, "always": true, "inherit": true, "inherited": true, "supplied": true,
+	"secrets": true, "passwords": true, "environment": true, "variable": true, "hashed": true,
+	"correct": true, "incorrect": true, "wrong": true, "stored": true, "blank": true,
+}
+
 // placeholderStarts are first bytes of variables, templates, tags and masks:
 // $VAR, %VAR%, {{ x }}, <password>, [redacted], (hidden), !vault, @secret,
 // #comment, ****.
@@ -119,18 +132,55 @@ func basicAuth(g []string) bool {
 	return !placeholder(pass)
 }
 
-// assignment accepts key=value when the value is a literal credential: see
-// the package comment for what is rejected.
-func assignment(g []string) bool {
-	dq, sq, bare := g[2], g[3], g[4]
-	v := dq + sq + bare
-	if len(v) < minAssignedLen || placeholder(v) || strings.Count(v, " ") >= 2 {
-		return false
+// assignment returns the validator of key=value: the value must be a
+// literal credential (see the package comment for what is rejected). With
+// lonelyWord, a bare value of letters alone (password=letmein) counts too
+// when it is a plain word alone at the end of its line; g[5] is what
+// follows the value on the line.
+func assignment(lonelyWord bool) func(g []string) bool {
+	return func(g []string) bool {
+		dq, sq, bare := g[2], g[3], g[4]
+		v := dq + sq + bare
+		if len(v) < minAssignedLen || placeholder(v) || strings.Count(v, " ") >= 2 {
+			return false
+		}
+		if bare == "" || hasDigit(v) || hasSymbol(v) {
+			return true
+		}
+		return lonelyWord && len(g) > 5 && (g[5] == "" || strings.Contains(",;", g[5])) && plainWord(v)
 	}
-	if bare != "" {
-		return hasDigit(v) || hasSymbol(v)
+}
+
+// prosePassword accepts the value of "the password is X": quoted, any
+// literal that is not a placeholder or a sentence; bare, only one with a
+// digit or a symbol, since "the password is incorrect" is prose.
+func prosePassword(g []string) bool {
+	v := g[1]
+	if q := v[0]; q == '"' || q == '\'' || q == '`' {
+		v = v[1 : len(v)-1]
+		return len(v) >= minAssignedLen && !placeholder(v) && strings.Count(v, " ") < 2
 	}
-	return true
+	v = strings.TrimRight(v, ".,;:!?)")
+	return len(v) >= minAssignedLen && !placeholder(v) && (hasDigit(v) || hasSymbol(v))
+}
+
+// plainWord reports whether v is letters, perhaps joined by '-', with no
+// capital inside (camelCase is code), and not a word that describes a
+// password rather than being one.
+func plainWord(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case 'a' <= c && c <= 'z', c == '-':
+		case 'A' <= c && c <= 'Z':
+			if i > 0 && 'a' <= v[i-1] && v[i-1] <= 'z' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return !statusWords[lowerASCII(v)]
 }
 
 // distinct counts the distinct bytes in s.

@@ -1,0 +1,81 @@
+package secrets
+
+import (
+	"regexp"
+	"testing"
+)
+
+// TestKeptRules counts the gitleaks rules that load: every rule of the
+// data file that is not skipped on purpose compiles under Go's RE2, and so
+// does every allowlist regexp. A refreshed rule set changes these numbers
+// and this test says by how much.
+func TestKeptRules(t *testing.T) {
+	const (
+		wantData      = 217 // rules in gitleaks_rules.go
+		wantPathBound = 5   // left out by the generator
+		wantLoaded    = 211 // rows added to the table
+	)
+	if len(gitleaksRules) != wantData || gitleaksPathRules != wantPathBound {
+		t.Errorf("data has %d rules (%d path-bound left out), want %d (%d)",
+			len(gitleaksRules), gitleaksPathRules, wantData, wantPathBound)
+	}
+	ids := map[string]bool{}
+	unsupported := 0
+	for _, r := range gitleaksRules {
+		ids[r.id] = true
+		if _, skip := extSkipped[r.id]; skip {
+			continue
+		}
+		if _, err := regexp.Compile(r.regex); err != nil {
+			unsupported++
+			t.Errorf("rule %s: %v", r.id, err)
+		}
+		for _, a := range append([]extAllow{gitleaksAllow}, r.allow...) {
+			for _, re := range a.regexes {
+				if _, err := regexp.Compile(re); err != nil {
+					t.Errorf("rule %s: allowlist: %v", r.id, err)
+				}
+			}
+		}
+	}
+	for id := range extSkipped {
+		if !ids[id] {
+			t.Errorf("skipped rule %s is not in the data", id)
+		}
+	}
+	if got := len(extPatterns()); got != wantLoaded {
+		t.Errorf("%d kept rules load, want %d (%d in the data, %d skipped, %d not RE2)",
+			got, wantLoaded, len(gitleaksRules), len(extSkipped), unsupported)
+	}
+}
+
+// TestKeptRulesFind checks a few formats only the kept rules know, and
+// that their allowlists and entropy limits hold.
+func TestKeptRulesFind(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"hf_" + gen(lettersOnly, 34, 80), "huggingface access token"},
+		{"pypi-AgEIcHlwaS5vcmc" + gen(urlSafe, 60, 81), "pypi upload token"},
+		{"dop_v1_" + hexs(64, 82), "digitalocean pat"},
+		{"shpat_" + hexs(32, 83), "shopify access token"},
+		{"AGE-SECRET-KEY-1" + gen("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58, 84), "age secret key"},
+		{"curl -u admin:" + rnd(14, 85) + " https://api.internal/", "curl auth user"},
+		// An allowlisted value, low entropy, an example marker.
+		{"curl -u admin:changeme https://api.internal/", ""},
+		{"dop_v1_" + "0000000000000000000000000000000000000000000000000000000000000000", ""},
+		{"hf_" + "ThisIsAnExampleTokenForTheDocsOkay", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			got := Scan(tc.text)
+			if tc.want == "" {
+				if len(got) != 0 {
+					t.Errorf("Scan = %+v, want nothing", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Kind != tc.want {
+				t.Errorf("Scan = %+v, want one %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,247 @@
+package secrets
+
+import (
+	"bytes"
+	"encoding/base64"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kinds found by looking at runs of base64 characters rather than by a
+// table row.
+const (
+	kindKeyBody   = "private key (base64 body without PEM armour)"
+	kindAWSSecret = "AWS secret access key"
+	base64Prefix  = "base64-encoded "
+)
+
+// Sizes of the base64 runs worth a look.
+const (
+	minEncodedRun  = 20      // shortest run decoded and scanned again
+	maxEncodedRun  = 1 << 16 // longest run decoded
+	minKeyBodyRun  = 40      // shortest first line of a key body
+	awsSecretLen   = 40      // an AWS secret access key, exactly
+	minTransitions = 18      // character class changes in 40 random bytes: about 25 +- 3
+	maxDecodeDepth = 2       // base64 inside base64 inside the text
+)
+
+// b64RunSet is every byte of standard or URL-safe base64 but padding.
+var b64RunSet = newByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_")
+
+// runMatches finds, in the maximal runs of base64 characters of text, the
+// body of a private key given without its BEGIN and END lines, a bare AWS
+// secret access key, and credentials that are base64-encoded: a run that
+// decodes to text is scanned again (to depth maxDecodeDepth). prio is the
+// priority given to what it finds, after every table row.
+func runMatches(text string, prio, depth int) []match {
+	var out []match
+	for i := 0; i < len(text); {
+		if !b64RunSet[text[i]] {
+			i++
+			continue
+		}
+		n := run(text, i, b64RunSet)
+		if n >= minEncodedRun {
+			out = append(out, checkRun(text, i, i+n, prio, depth)...)
+		}
+		i += n
+	}
+	return out
+}
+
+// checkRun looks at the run text[start:end].
+func checkRun(text string, start, end, prio, depth int) []match {
+	r := text[start:end]
+	if len(r) >= minKeyBodyRun && keyBody(r) {
+		return []match{{start: start, end: end, prio: prio, kind: kindKeyBody}}
+	}
+	if len(r) == awsSecretLen && awsSecret(r) {
+		return []match{{start: start, end: end, prio: prio, kind: kindAWSSecret}}
+	}
+	if depth >= maxDecodeDepth {
+		return nil
+	}
+	padded := end
+	for padded < len(text) && padded-end < 2 && text[padded] == '=' {
+		padded++
+	}
+	decoded, ok := decodeText(text[start:padded], wrappedBlock(text, padded))
+	if !ok {
+		return nil
+	}
+	inner := scanAll(decoded, depth+1)
+	if len(inner) == 0 {
+		return nil
+	}
+	table, _ := detectors()
+	return []match{{start: start, end: end, prio: prio, kind: base64Prefix + inner[0].kindIn(table)}}
+}
+
+// wrappedBlock returns the lines that continue a base64 block wrapped at a
+// fixed width (64 or 76 columns, as PEM and base64(1) wrap), from the
+// line break at i on; "" when the run does not end a full-width line.
+func wrappedBlock(text string, i int) string {
+	lineStart := strings.LastIndexByte(text[:i], '\n') + 1
+	width := i - lineStart
+	if width != 64 && width != 76 {
+		return ""
+	}
+	var b strings.Builder
+	for i < len(text) && b.Len() < maxEncodedRun {
+		j := i
+		if strings.HasPrefix(text[j:], "\r\n") {
+			j += 2
+		} else if text[j] == '\n' {
+			j++
+		} else {
+			break
+		}
+		n := run(text, j, b64RunSet)
+		for j+n < len(text) && text[j+n] == '=' {
+			n++
+		}
+		if n == 0 {
+			break
+		}
+		b.WriteString(text[j : j+n])
+		i = j + n
+		if n != width {
+			break
+		}
+	}
+	return b.String()
+}
+
+// decodeText decodes a base64 run (and the lines that continue it) and
+// returns the result when it is text: valid UTF-8 without control
+// characters other than tabs and line breaks.
+func decodeText(first, more string) (string, bool) {
+	s := first + more
+	if len(s) > maxEncodedRun {
+		s = s[:maxEncodedRun&^3]
+	}
+	enc := base64.StdEncoding
+	if strings.ContainsAny(s, "-_") {
+		if strings.ContainsAny(s, "+/") {
+			return "", false
+		}
+		enc = base64.URLEncoding
+	}
+	if !strings.HasSuffix(s, "=") && len(s)%4 != 0 {
+		enc = enc.WithPadding(base64.NoPadding)
+	}
+	b, err := enc.DecodeString(s)
+	if err != nil || len(b) < minEncodedRun/2 || !utf8.Valid(b) {
+		return "", false
+	}
+	if bytes.IndexFunc(b, func(r rune) bool { return !unicode.IsPrint(r) && !unicode.IsSpace(r) }) >= 0 {
+		return "", false
+	}
+	return string(b), true
+}
+
+// awsSecret reports whether a 40-byte run is random base64 as an AWS secret
+// access key is: standard alphabet, upper and lower case and digits, not
+// hex (a git SHA), not base64 of text, not an example, and changing
+// character class as often as random bytes do (paths and identifiers
+// change far less).
+func awsSecret(r string) bool {
+	if strings.ContainsAny(r, "-_") || run(r, 0, hexSet) == len(r) || fake(r) {
+		return false
+	}
+	var up, low, dig bool
+	changes := 0
+	for i := 0; i < len(r); i++ {
+		c := charClass(r[i])
+		up, low, dig = up || c == 'A', low || c == 'a', dig || c == '0'
+		if i > 0 && c != charClass(r[i-1]) {
+			changes++
+		}
+	}
+	if !up || !low || !dig || changes < minTransitions {
+		return false
+	}
+	_, isText := decodeText(r, "")
+	return !isText
+}
+
+// charClass maps a base64 byte to 'A', 'a', '0' or '+'.
+func charClass(c byte) byte {
+	switch {
+	case 'A' <= c && c <= 'Z':
+		return 'A'
+	case 'a' <= c && c <= 'z':
+		return 'a'
+	case '0' <= c && c <= '9':
+		return '0'
+	}
+	return '+'
+}
+
+// opensshMagic is "openssh-key-v1\x00" in base64: the start of every
+// OpenSSH private key body.
+const opensshMagic = "b3BlbnNzaC1rZXktdjE"
+
+// keyBody reports whether a base64 run starts the DER encoding of a private
+// key: PKCS#1 RSA or DSA, SEC1 EC, PKCS#8 (plain or encrypted), or an
+// OpenSSH key. Certificates, public keys and requests start otherwise.
+func keyBody(r string) bool {
+	if strings.HasPrefix(r, opensshMagic) {
+		return true
+	}
+	if r[0] != 'M' {
+		return false
+	}
+	enc := base64.StdEncoding.WithPadding(base64.NoPadding)
+	if strings.ContainsAny(r[:32], "-_") {
+		enc = base64.URLEncoding.WithPadding(base64.NoPadding)
+	}
+	b, err := enc.DecodeString(r[:32])
+	if err != nil {
+		return false
+	}
+	return derPrivateKey(b)
+}
+
+// derPrivateKey looks at the first bytes of a DER SEQUENCE for the fields
+// that open a private key.
+func derPrivateKey(b []byte) bool {
+	body, ok := seqBody(b)
+	if !ok || len(body) < 4 {
+		return false
+	}
+	switch {
+	case body[0] == 0x02 && body[1] == 0x01 && body[2] == 0x00:
+		// version 0, then the RSA or DSA modulus or the PKCS#8 algorithm.
+		return body[3] == 0x02 || body[3] == 0x30
+	case body[0] == 0x02 && body[1] == 0x01 && body[2] == 0x01:
+		// SEC1 EC key (version 1, then the key as an OCTET STRING) or
+		// PKCS#8 v2.
+		return body[3] == 0x04 || body[3] == 0x30
+	case body[0] == 0x30:
+		// EncryptedPrivateKeyInfo: the algorithm is PBES2 or a PKCS#12 PBE.
+		alg, ok := seqBody(body)
+		return ok && (bytes.HasPrefix(alg, []byte{0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05}) ||
+			bytes.HasPrefix(alg, []byte{0x06, 0x0a, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01}))
+	}
+	return false
+}
+
+// seqBody returns what follows the tag and length of a DER SEQUENCE.
+func seqBody(b []byte) ([]byte, bool) {
+	if len(b) < 2 || b[0] != 0x30 {
+		return nil, false
+	}
+	switch l := b[1]; {
+	case l < 0x80:
+		return b[2:], true
+	case l == 0x81 && len(b) >= 3:
+		return b[3:], true
+	case l == 0x82 && len(b) >= 4:
+		return b[4:], true
+	case l == 0x83 && len(b) >= 5:
+		return b[5:], true
+	}
+	return nil, false
+}
