@@ -34,8 +34,17 @@ func Discover(opts Options) (Result, error) {
 		}
 		return l.res, err
 	}
+	if l.p.Agent == AgentGemini {
+		l.geminiDiscover()
+		l.res.Skills = l.skills()
+		l.res.Bytes = l.used
+		return l.res, nil
+	}
 	l.managedAndUser()
 	l.walk()
+	if l.p.Agent == AgentClaude {
+		l.res.Notes = append(l.res.Notes, largeFileNotes(l.res.Files)...)
+	}
 	l.res.Skills = l.skills()
 	l.res.Bytes = l.used
 	return l.res, nil
@@ -113,6 +122,10 @@ func (l *loader) managedAndUser() {
 // linked worktree are only listed, the worktree's own from its top to cwd
 // are loaded.
 func (l *loader) walk() {
+	if l.p.Walk == WalkUp {
+		l.walkUp()
+		return
+	}
 	var above, dirs []string
 	if l.top != l.root && within(l.root, l.top) {
 		above = chain(l.root, filepath.Dir(l.top))
@@ -129,6 +142,30 @@ func (l *loader) walk() {
 		l.listAbove(d)
 	}
 	for _, d := range dirs {
+		l.group(l.names(d, l.p.ProjectNames), d, typesx.ScopeProject, l.p.OnePerDir)
+		l.rulesDirs(l.p.RulesDirs, d, typesx.ScopeProject)
+		l.group(l.names(d, l.p.LocalNames), d, typesx.ScopeLocal, false)
+	}
+}
+
+// walkUp visits, as Claude Code does, every directory from the one below
+// the filesystem root down to cwd, the git root being no limit. In a linked
+// worktree nested inside its main repository, the main repository's
+// project files above the worktree are only listed; local files load.
+func (l *loader) walkUp() {
+	nested := l.top != l.root && within(l.root, l.top)
+	if nested {
+		l.res.Notes = append(l.res.Notes, fmt.Sprintf("linked worktree %s lies inside its main repository %s: the main repository's files above it are not loaded", l.top, l.root))
+	}
+	for _, d := range chain(filepath.VolumeName(l.cwd)+string(filepath.Separator), l.cwd) {
+		if filepath.Dir(d) == d {
+			continue
+		}
+		if nested && within(l.root, d) && !within(l.top, d) {
+			l.listAbove(d)
+			l.group(l.names(d, l.p.LocalNames), d, typesx.ScopeLocal, false)
+			continue
+		}
 		l.group(l.names(d, l.p.ProjectNames), d, typesx.ScopeProject, l.p.OnePerDir)
 		l.rulesDirs(l.p.RulesDirs, d, typesx.ScopeProject)
 		l.group(l.names(d, l.p.LocalNames), d, typesx.ScopeLocal, false)
@@ -158,7 +195,9 @@ func (l *loader) listAbove(dir string) {
 	for _, rd := range l.names(dir, l.p.RulesDirs) {
 		add(ruleFiles(rd), typesx.ScopeProject, KindRule)
 	}
-	add(l.names(dir, l.p.LocalNames), typesx.ScopeLocal, KindInstructions)
+	if l.p.Walk != WalkUp { // Claude Code loads local files there (walkUp)
+		add(l.names(dir, l.p.LocalNames), typesx.ScopeLocal, KindInstructions)
+	}
 }
 
 // group loads the existing instruction files among paths; with onePer only
@@ -176,8 +215,10 @@ func (l *loader) group(paths []string, base string, scope typesx.Scope, onePer b
 			continue
 		}
 		st := l.load(File{Path: p, Scope: scope, Kind: KindInstructions}, nil)
-		switch st {
-		case StatusEmpty, StatusUnreadable, StatusNotText:
+		switch {
+		case st == StatusEmpty && l.p.Agent == AgentCodex && scope == typesx.ScopeProject:
+			winner = p // Codex takes the first file that exists, empty or not
+		case st == StatusEmpty, st == StatusUnreadable, st == StatusNotText:
 		default:
 			winner = p
 		}

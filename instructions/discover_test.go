@@ -100,10 +100,10 @@ func TestDiscoverCases(t *testing.T) {
 			want:    []string{"loaded p/AGENTS.md", "loaded p/1.md", "loaded p/2.md", "depth-limit p/3.md"},
 		},
 		{
-			name:    "rules keep their order and skip dotfiles",
-			files:   map[string]string{"p/r/b.md": "b\n", "p/r/a.md": "a\n", "p/r/sub/c.md": "c\n", "p/r/.hidden.md": "h\n", "p/r/n.txt": "n\n"},
+			name:    "rules in path order, dot names too, only .md (as Claude Code)",
+			files:   map[string]string{"p/r/b.md": "b\n", "p/r/a.md": "a\n", "p/r/sub/c.md": "c\n", "p/r/.hidden.md": "h\n", "p/r/n.txt": "n\n", "p/r/u.MD": "u\n"},
 			profile: Profile{RulesDirs: []string{"r"}},
-			want:    []string{"loaded p/r/a.md", "loaded p/r/b.md", "loaded p/r/sub/c.md"},
+			want:    []string{"loaded p/r/.hidden.md", "loaded p/r/a.md", "loaded p/r/b.md", "loaded p/r/sub/c.md"},
 		},
 	}
 	for _, tc := range tests {

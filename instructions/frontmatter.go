@@ -34,7 +34,7 @@ func (l *PatternList) UnmarshalYAML(n *yaml.Node) error {
 	var raw []string
 	switch n.Kind {
 	case yaml.ScalarNode:
-		raw = strings.Split(n.Value, ",")
+		raw = splitTopLevel(n.Value)
 	case yaml.SequenceNode:
 		if err := n.Decode(&raw); err != nil {
 			return err
@@ -65,8 +65,11 @@ func (fm Frontmatter) Patterns() []string {
 // file is excluded; otherwise some file must match an inclusion and no
 // exclusion.
 func (fm Frontmatter) Applies(files []string) bool {
-	pats := fm.Patterns()
-	if fm.AlwaysApply || len(pats) == 0 {
+	return applies(fm.Patterns(), fm.AlwaysApply, files)
+}
+
+func applies(pats []string, always bool, files []string) bool {
+	if always || len(pats) == 0 {
 		return true
 	}
 	var inc, exc []string

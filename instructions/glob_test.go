@@ -31,7 +31,10 @@ func TestMatchGlob(t *testing.T) {
 		{"", "a", false},
 		{"a/**/**/b", "a/b", true},
 		{"a/**/b/**/c", "a/x/b/y/z/c", true},
-		{"unclosed{brace", "unclosed{brace", true},
+		{"unclosed{brace", "unclosed{brace", false},
+		{"src", "src/a/b.ts", true},
+		{"src/{a,b}/*.ts", "src/b/x.ts", true},
+		{".env", "deep/.env", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.pattern+"~"+tc.name, func(t *testing.T) {
@@ -42,11 +45,40 @@ func TestMatchGlob(t *testing.T) {
 	}
 }
 
-func TestExpandBracesLimit(t *testing.T) {
-	p := strings.Repeat("{a,b}", 20)
-	if got := len(expandBraces(p, maxBraceExpansions)); got != maxBraceExpansions {
-		t.Errorf("got %d expansions, want %d", got, maxBraceExpansions)
+func TestClaudePaths(t *testing.T) {
+	got := claudePaths([]string{"src/{a,b}/*.ts, docs/**", "**"})
+	want := []string{"src/a/*.ts", "src/b/*.ts", "docs", "**"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("claudePaths = %q, want %q", got, want)
 	}
+	if got := claudePaths([]string{"**", "x/**/**"}); got != nil && !(len(got) == 2) {
+		t.Errorf("claudePaths(**) = %q", got)
+	}
+	if got := claudePaths([]string{"**"}); got != nil {
+		t.Errorf("claudePaths(**) = %q, want nil", got)
+	}
+	if got := len(expandFirstBrace(strings.Repeat("{a,b}", 20), 0)); got > maxBraceExpansions {
+		t.Errorf("got %d expansions, want at most %d", got, maxBraceExpansions)
+	}
+}
+
+// FuzzClaudePaths checks the brace and comma handling against a second,
+// plain reading: every pattern claudePaths returns has no top-level comma
+// and no brace group left when the input's groups were simple.
+func FuzzClaudePaths(f *testing.F) {
+	f.Add("src/{a,b}/*.ts, docs/**")
+	f.Add("{,}")
+	f.Add("a{b,c{d,e}}f")
+	f.Fuzz(func(t *testing.T, v string) {
+		for _, p := range claudePaths([]string{v}) {
+			if p == "" || strings.HasSuffix(p, "/**") && p != "/**" && !strings.HasSuffix(p, "/**/**") {
+				t.Fatalf("claudePaths(%q) gave %q", v, p)
+			}
+			if !strings.ContainsAny(v, "{}") && strings.Contains(p, ",") {
+				t.Fatalf("claudePaths(%q) kept a comma in %q", v, p)
+			}
+		}
+	})
 }
 
 func FuzzGlob(f *testing.F) {

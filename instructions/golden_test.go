@@ -109,7 +109,8 @@ func writeContents(b *strings.Builder, res Result, tree string) {
 			continue
 		}
 		fmt.Fprintf(b, "--- %s\n", rel(f.Path))
-		lines := strings.SplitAfter(strings.TrimSuffix(f.Content, "\n"), "\n")
+		content := strings.ReplaceAll(f.Content, tree+string(filepath.Separator), "")
+		lines := strings.SplitAfter(strings.TrimSuffix(content, "\n"), "\n")
 		if len(lines) > 40 {
 			elided := fmt.Sprintf("... %d lines elided ...\n", len(lines)-8)
 			lines = append(append(lines[:4:4], elided), lines[len(lines)-4:]...)

@@ -85,6 +85,9 @@ type File struct {
 	Import string
 	// Depth is the import hop count: 0 for files found by the walk.
 	Depth int
+	// OnDemand marks a file loaded because a --file lies below it
+	// (Gemini's just-in-time context).
+	OnDemand bool
 	// Content is the text loaded into context (frontmatter of rules and
 	// imports removed, comments stripped, truncation note added); empty
 	// unless Status is loaded or truncated.

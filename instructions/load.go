@@ -46,9 +46,11 @@ func (l *loader) load(f File, chain []string) Status {
 	}
 	f.Reason = strings.TrimPrefix(f.Reason+note, "; ")
 	l.seen[real] = f.Path
-	l.used += len(content)
+	if l.counts(f) {
+		l.used += len(content)
+	}
 	f.Content = content
-	if f.Status == StatusTruncated {
+	if f.Status == StatusTruncated && l.p.Agent != AgentCodex {
 		f.Content += fmt.Sprintf("[memdir: %s truncated: %s]\n", filepath.Base(f.Path), f.Reason)
 	}
 	l.add(f)
@@ -75,23 +77,32 @@ func readReason(err error) string {
 }
 
 // applyFrontmatter handles the frontmatter of rules and imports: it removes
-// it from the text and skips the file when its paths match no --file.
+// it from the text and skips the file when its paths match no --file. The
+// claude profile strips the frontmatter of every file, as Claude Code does,
+// and only its `paths` key limits a file.
 func (l *loader) applyFrontmatter(f *File, data []byte) (body []byte, note string, ok bool) {
-	if f.Kind == KindInstructions {
+	claude := l.p.Agent == AgentClaude
+	if f.Kind == KindInstructions && !claude {
 		return data, "", true
 	}
 	fm, body, had, err := ParseFrontmatter(data)
-	if had {
+	if had && !claude {
 		body = bytes.TrimLeft(body, "\r\n")
 	}
 	if err != nil {
 		return body, "; " + err.Error() + ": loaded without conditions", true
 	}
-	pats := fm.Patterns()
-	if fm.AlwaysApply && len(pats) > 0 {
+	pats, always := fm.Patterns(), fm.AlwaysApply
+	if claude {
+		pats, always = claudePaths(fm.Paths), false
+	}
+	if f.Kind == KindInstructions {
+		return body, "", true
+	}
+	if always && len(pats) > 0 {
 		return body, "", withReason(f, "alwaysApply overrides paths "+strings.Join(pats, ", "))
 	}
-	if fm.Applies(l.files) {
+	if applies(pats, always, l.files) {
 		switch {
 		case len(pats) > 0 && len(l.files) == 0:
 			f.Reason = "paths " + strings.Join(pats, ", ") + " only exclude: applies with no --file"
@@ -125,9 +136,13 @@ func (l *loader) limit(f *File, s string) (string, bool) {
 		s = cutAtLine(s, m)
 		why = append(why, fmt.Sprintf("per-file limit of %d bytes", m))
 	}
-	if m := l.p.MaxTotalBytes; m > 0 && l.used+len(s) > m {
+	if m := l.p.MaxTotalBytes; m > 0 && l.counts(*f) && l.used+len(s) > m {
 		left := m - l.used
-		if left > 0 {
+		switch {
+		case left > 0 && l.p.Agent == AgentCodex:
+			// Codex cuts at the exact byte; a split character becomes U+FFFD.
+			s = strings.ToValidUTF8(s[:left], "\uFFFD")
+		case left > 0:
 			s = cutAtLine(s, left)
 		}
 		if left <= 0 || s == "" {
@@ -139,21 +154,33 @@ func (l *loader) limit(f *File, s string) (string, bool) {
 	}
 	if len(why) > 0 {
 		f.Status = StatusTruncated
-		r := fmt.Sprintf("%s: loaded %d of %d bytes, cut at a line boundary", strings.Join(why, " and "), len(s), f.Size)
+		how := "cut at a line boundary"
+		if l.p.Agent == AgentCodex {
+			how = "cut at the byte where the budget ends, as Codex does"
+		}
+		r := fmt.Sprintf("%s: loaded %d of %d bytes, %s", strings.Join(why, " and "), len(s), f.Size, how)
 		f.Reason = strings.TrimPrefix(f.Reason+"; "+r, "; ")
 	}
 	return s, true
 }
 
-// ruleFiles lists the .md files under a rules directory, recursively, in
-// path order. A missing directory has none.
+// counts reports whether f's text counts against MaxTotalBytes: for Codex
+// only project files do.
+func (l *loader) counts(f File) bool {
+	return l.p.Agent != AgentCodex || f.Scope == typesx.ScopeProject
+}
+
+// ruleFiles lists the files whose names end in ".md" (case matters, dot
+// names count) under a rules directory, recursively, as Claude Code's rule
+// loader takes them, in path order (Claude Code takes them in directory
+// order, which the file system decides). A missing directory has none.
 func ruleFiles(dir string) []string {
 	var out []string
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
-		if !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".md") && !strings.HasPrefix(d.Name(), ".") {
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
 			out = append(out, p)
 		}
 		return nil
@@ -167,7 +194,11 @@ func (l *loader) imports(from File, content []byte, chain []string) {
 	if l.p.ImportDepth <= 0 {
 		return
 	}
-	for _, im := range FindImports(content) {
+	found := FindImports
+	if l.p.Agent == AgentClaude {
+		found = FindClaudeImports
+	}
+	for _, im := range found(content) {
 		l.importOne(from, im.Path, chain)
 	}
 }
@@ -184,7 +215,16 @@ func (l *loader) importOne(from File, ref string, chain []string) {
 		return
 	}
 	real := l.realPath(f.Path)
-	if !l.insideProject(real) && !l.opts.AllowOutsideImports &&
+	if l.p.Agent == AgentClaude {
+		if ext := strings.ToLower(filepath.Ext(f.Path)); ext != "" && !claudeTextExts[ext] {
+			l.fail(f, StatusNotText, "not a text file by its extension: Claude Code skips it")
+			return
+		}
+		if !within(l.cwd, real) && !l.opts.AllowOutsideImports && from.Scope != typesx.ScopeUser {
+			l.fail(f, StatusOutsideRoot, "outside the working directory: Claude Code loads only user files' imports from there (allow it in settings)")
+			return
+		}
+	} else if !l.insideProject(real) && !l.opts.AllowOutsideImports &&
 		from.Scope != typesx.ScopeUser && from.Scope != typesx.ScopeManaged {
 		l.fail(f, StatusOutsideRoot, "outside the project root: only user and managed files may import it (allow it in settings)")
 		return

@@ -2,6 +2,7 @@ package instructions
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -103,6 +104,54 @@ func cleanImport(p string) string {
 	return p
 }
 
+// claudeImport is Claude Code 2.1's import pattern: "@" at the start of a
+// text run or after white space, then everything up to the next white
+// space that is not escaped as "\ ".
+var claudeImport = regexp.MustCompile(`(?:^|\s)@((?:[^\s\\]|\\ )+)`)
+
+// claudeStart is what an import path may start with beyond "./", "~/" and
+// "/": a letter, digit, ".", "_" or "-".
+var claudeStart = regexp.MustCompile(`^[a-zA-Z0-9._-]`)
+
+// FindClaudeImports returns the imports of a markdown text as Claude Code
+// reads them: in text outside code blocks and code spans, "@path" at the
+// start of a text run or after white space; a "#fragment" is dropped and
+// "\ " stands for a space; the path starts with "./", "~/", "/" (not "/"
+// alone) or a letter, digit, ".", "_" or "-", so a bare name such as
+// "@notes" is an import. Nothing is trimmed: "@a.md," names "a.md,".
+func FindClaudeImports(src []byte) []Import {
+	if bytes.IndexByte(src, '@') < 0 {
+		return nil
+	}
+	var out []Import
+	for _, r := range textRuns(parseMarkdown(src)) {
+		run := string(src[r[0]:r[1]])
+		for _, m := range claudeImport.FindAllStringSubmatchIndex(run, -1) {
+			p := run[m[2]:m[3]]
+			if i := strings.IndexByte(p, '#'); i >= 0 {
+				p = p[:i]
+			}
+			p = strings.ReplaceAll(p, "\\ ", " ")
+			if claudeImportPath(p) {
+				out = append(out, Import{Path: p, Offset: r[0] + m[2] - 1})
+			}
+		}
+	}
+	return out
+}
+
+func claudeImportPath(p string) bool {
+	switch {
+	case p == "":
+		return false
+	case strings.HasPrefix(p, "./"), strings.HasPrefix(p, "~/"):
+		return true
+	case strings.HasPrefix(p, "/"):
+		return p != "/"
+	}
+	return !strings.HasPrefix(p, "@") && strings.TrimLeft(p, "#%^&*()") == p && claudeStart.MatchString(p)
+}
+
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // StripComments removes block HTML comments ("<!-- ... -->" blocks that
@@ -137,8 +186,9 @@ func StripComments(src []byte) []byte {
 		kept := dropComments(src[s[0]:s[1]])
 		out.Write(kept)
 		prev = s[1]
-		// A comment that stood between blank lines leaves one blank line.
-		if len(kept) == 0 && bytes.HasSuffix(out.Bytes(), []byte("\n\n")) {
+		// As in Claude Code (marked's html token holds the blank lines after
+		// the comment), a removed comment takes the blank lines after it.
+		if len(kept) == 0 {
 			for prev < len(src) && (src[prev] == '\n' || src[prev] == '\r') {
 				prev++
 			}

@@ -16,6 +16,7 @@ import (
 const (
 	WalkRootToCwd = "root-to-cwd" // every directory from the project root down to the working directory
 	WalkRoot      = "root"        // the project root only
+	WalkUp        = "up"          // every directory from the filesystem root down to the working directory
 )
 
 // Profile describes, as data, how one agent finds its instruction files.
@@ -67,7 +68,18 @@ type Profile struct {
 	// AddFiles names the file `instructions add` creates per scope ("user",
 	// "project", "local") when none of the scope's files exists yet.
 	AddFiles map[string]string `yaml:"add_files"`
+	// Agent names the agent whose exact loading rules and text the profile
+	// follows: "claude", "codex", "gemini", or "" for memdir's own. See
+	// docs/agents.md, "Fidelity", for what each one changes.
+	Agent string `yaml:"agent"`
 }
+
+// The agents a Profile can follow exactly.
+const (
+	AgentClaude = "claude"
+	AgentCodex  = "codex"
+	AgentGemini = "gemini"
+)
 
 // DefaultProfile is the profile used when none is chosen.
 const DefaultProfile = "generic"
@@ -117,15 +129,15 @@ func genericProfile() Profile {
 	}
 }
 
-// claude: Claude Code's memory docs (code.claude.com/docs/en/memory)
-// and its claudemd loader: managed policy file, ~/.claude/CLAUDE.md
-// and ~/.claude/rules, CLAUDE.md and .claude/CLAUDE.md (both load)
-// plus .claude/rules/*.md in every directory, CLAUDE.local.md after
-// them; @imports five levels counting the root file (four hops),
-// block HTML comments stripped. Simplified: the walk starts at the
-// project root (Claude goes on up to /), nested CLAUDE.md files below
-// the working directory (loaded on demand by Claude) are not listed,
-// and CLAUDE_CONFIG_DIR is not consulted.
+// claude: Claude Code 2.1.197's claudemd loader (checked against the
+// real client, see docs/agents.md): managed policy file, ~/.claude/CLAUDE.md
+// and ~/.claude/rules, then every directory from / down to the working
+// directory: CLAUDE.md, .claude/CLAUDE.md, .claude/rules/**/*.md,
+// CLAUDE.local.md; frontmatter stripped everywhere, only `paths` limits a
+// rule; @imports four hops, only under the working directory for project
+// files; block HTML comments stripped. Not done: nested CLAUDE.md files
+// below the working directory (loaded on demand by Claude) and
+// CLAUDE_CONFIG_DIR.
 func claudeProfile() Profile {
 	return Profile{
 		Name:             "claude",
@@ -138,17 +150,19 @@ func claudeProfile() Profile {
 		LocalNames:       []string{"CLAUDE.local.md"},
 		RulesDirs:        []string{".claude/rules"},
 		SkillDirs:        []string{"~/.claude/skills", ".claude/skills"},
+		Walk:             WalkUp,
 		ImportDepth:      4,
 		StripComments:    true,
+		Agent:            AgentClaude,
 	}
 }
 
-// codex: developers.openai.com/codex/guides/agents-md. In CODEX_HOME
-// (~/.codex) the first non-empty of AGENTS.override.md, AGENTS.md;
-// then root to cwd at most one of AGENTS.override.md, AGENTS.md per
-// directory, empty files skipped, project_doc_max_bytes 32 KiB.
-// Simplified: the 32 KiB budget also counts the user file (Codex
-// counts project docs only); CODEX_HOME and
+// codex: Codex 0.169.0 (checked with `codex debug prompt-input`). In
+// CODEX_HOME (~/.codex) the first non-empty of AGENTS.override.md,
+// AGENTS.md; then root to cwd the first existing of AGENTS.override.md,
+// AGENTS.md per directory (an empty override still shadows AGENTS.md),
+// white-space-only files skipped, project_doc_max_bytes 32 KiB over the
+// project files only, cut at the exact byte. CODEX_HOME and
 // project_doc_fallback_filenames come through a user profile.
 func codexProfile() Profile {
 	return Profile{
@@ -160,15 +174,16 @@ func codexProfile() Profile {
 		SkillDirs:     []string{"~/.codex/skills", ".agents/skills"},
 		MaxTotalBytes: 32 * 1024,
 		AddFiles:      map[string]string{"user": "~/.codex/AGENTS.md", "project": "AGENTS.md"},
+		Agent:         AgentCodex,
 	}
 }
 
-// gemini: geminicli.com/docs/cli/gemini-md and the memport reference.
-// ~/.gemini/GEMINI.md, then GEMINI.md from the project root down to
-// cwd; @file imports up to five deep. context.fileName (a name or a
-// list) maps to project_names in a user profile extending gemini.
-// Simplified: the downward scan below cwd and just-in-time files are
-// not done.
+// gemini: Gemini CLI core 0.61.0's memory loader (run on the same
+// trees): ~/.gemini/GEMINI.md, then GEMINI.md from the working directory
+// up to the git root, sorted by path; its import processor (five deep);
+// --file adds the files between the root and the touched file, as its
+// just-in-time loader does. context.fileName maps to project_names in a
+// user profile extending gemini.
 func geminiProfile() Profile {
 	return Profile{
 		Name:         "gemini",
@@ -176,6 +191,7 @@ func geminiProfile() Profile {
 		ProjectNames: []string{"GEMINI.md"},
 		SkillDirs:    []string{"~/.gemini/skills", ".gemini/skills"},
 		ImportDepth:  5,
+		Agent:        AgentGemini,
 	}
 }
 
@@ -280,8 +296,13 @@ func lookup(name string, user map[string]*yaml.Node, seen []string) (Profile, er
 	}
 	p.Name = name
 	p.Extends = head.Extends
-	if p.Walk != "" && p.Walk != WalkRoot && p.Walk != WalkRootToCwd {
-		return Profile{}, fmt.Errorf("profile %s: walk %q: use %s or %s", name, p.Walk, WalkRootToCwd, WalkRoot)
+	if p.Walk != "" && p.Walk != WalkRoot && p.Walk != WalkRootToCwd && p.Walk != WalkUp {
+		return Profile{}, fmt.Errorf("profile %s: walk %q: use %s, %s or %s", name, p.Walk, WalkRootToCwd, WalkRoot, WalkUp)
+	}
+	switch p.Agent {
+	case "", AgentClaude, AgentCodex, AgentGemini:
+	default:
+		return Profile{}, fmt.Errorf("profile %s: agent %q: use %s, %s or %s", name, p.Agent, AgentClaude, AgentCodex, AgentGemini)
 	}
 	if p.ImportDepth < 0 || p.MaxFileBytes < 0 || p.MaxTotalBytes < 0 {
 		return Profile{}, fmt.Errorf("profile %s: %w", name, ErrNegativeLimit)

@@ -29,6 +29,9 @@ type Instruction struct {
 	Scope typesx.Scope
 	Text  string
 	Note  string
+	// OnDemand marks a file loaded because a --file lies below it (Gemini's
+	// just-in-time context).
+	OnDemand bool
 }
 
 // Skill is a skill the agent may load on demand.

@@ -49,9 +49,12 @@ expanded, limits applied visibly), the skills available, and this project's
 auto memory (a short guide and MEMORY.md as an agent loads it). Private topics
 never appear.
 
---format text prints tagged blocks carrying each file's path and scope; json
-prints the same as data; claude-hook prints the JSON a Claude Code
-SessionStart hook returns. MEMDIR_DISABLE_INSTRUCTIONS=1 and
+--format tagged prints tagged blocks carrying each file's path and scope;
+native prints the text the agent itself builds from the same files (Claude
+Code's claudeMd section with MEMORY.md, Codex's AGENTS.md message, Gemini
+CLI's loaded_context; see docs/agents.md); text is native for gemini
+profiles and tagged for the others; json prints the tagged blocks as data;
+claude-hook prints the JSON a Claude Code SessionStart hook returns. MEMDIR_DISABLE_INSTRUCTIONS=1 and
 MEMDIR_DISABLE_AUTO_MEMORY=1 turn the parts off (with --agent claude, so do
 CLAUDE_CODE_DISABLE_CLAUDE_MDS=1 and CLAUDE_CODE_DISABLE_AUTO_MEMORY=1).
 
@@ -59,6 +62,7 @@ Examples:
   memdir context
   memdir context --agent codex --file src/api/handler.go
   memdir context --agent claude --format claude-hook
+  memdir context --agent codex --format native
   memdir context --no-instructions --add "Today we migrate the billing tables."
   memdir context --no-instructions -o .memdir-context.md   # then @.memdir-context.md in AGENTS.md`,
 		Args: exactArgs(0, "no arguments"),
@@ -66,7 +70,7 @@ Examples:
 	}
 	opts.register(cmd)
 	f := cmd.Flags()
-	f.StringVar(&opts.format, "format", "text", "text, json or claude-hook")
+	f.StringVar(&opts.format, "format", "text", "text, tagged, native, json or claude-hook")
 	f.BoolVar(&opts.noMemory, "no-memory", false, "leave auto memory out")
 	f.BoolVar(&opts.noInstructions, "no-instructions", false, "leave instruction files out")
 	f.StringArrayVar(&opts.add, "add", nil, "one-time context to append (repeatable)")
@@ -81,9 +85,9 @@ func runContext(a *app, opts contextOptions) error {
 		format = "json"
 	}
 	switch format {
-	case "text", "json", "claude-hook":
+	case "text", "tagged", "native", "json", "claude-hook":
 	default:
-		return usagef("--format %q: use text, json or claude-hook", opts.format)
+		return usagef("--format %q: use text, tagged, native, json or claude-hook", opts.format)
 	}
 	extra, err := a.readExtraFiles(opts.memoryFiles)
 	if err != nil {
@@ -103,7 +107,7 @@ func runContext(a *app, opts contextOptions) error {
 		if err != nil {
 			return err
 		}
-		build.Instructions, build.Skills = fromDiscovery(res)
+		build.Instructions, build.Skills = sessionctx.FromDiscovery(res)
 	}
 	if !opts.noMemory && !a.disabled("MEMDIR_DISABLE_AUTO_MEMORY", profile.Name, "CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
 		data, err := ws.dir.AgentIndex(index.DefaultCaps)
@@ -117,7 +121,17 @@ func runContext(a *app, opts contextOptions) error {
 	if note := (index.View{Dropped: sc.Dropped}).DroppedNote(10); note != "" {
 		a.warn("%s", note)
 	}
+	if format == "text" && profile.Agent == instructions.AgentGemini {
+		format = "native" // Gemini's own text is what --agent gemini gives
+	}
 	out, err := render(sc, format)
+	if format == "native" {
+		text, ok := sessionctx.Native(profile.Agent, build)
+		if !ok {
+			return usagef("--format native: profile %s follows no agent's own text; use claude, codex or gemini", profile.Name)
+		}
+		out, err = []byte(text), nil
+	}
 	if err != nil {
 		return err
 	}
@@ -183,30 +197,6 @@ func (a *app) discoverOptions(ws *workspace, p instructions.Profile, f discoverF
 		UserHome: a.getenv("HOME"), ManagedRoot: a.getenv("MEMDIR_MANAGED_INSTRUCTIONS"),
 		AgentID: id, AllowOutsideImports: ws.settings.Bool("context.allow_outside_imports"),
 	}
-}
-
-// fromDiscovery turns what discovery loaded into context blocks.
-func fromDiscovery(res instructions.Result) ([]sessionctx.Instruction, []sessionctx.Skill) {
-	var ins []sessionctx.Instruction
-	for _, f := range res.Files {
-		if !f.Loaded() {
-			continue
-		}
-		note := ""
-		if f.Status == instructions.StatusTruncated {
-			note = f.Reason
-		}
-		if f.ImportedFrom != "" {
-			note = strings.TrimSpace("imported by " + f.ImportedFrom + "; " + note)
-			note = strings.TrimSuffix(note, ";")
-		}
-		ins = append(ins, sessionctx.Instruction{Path: f.Path, Scope: f.Scope, Text: f.Content, Note: note})
-	}
-	var skills []sessionctx.Skill
-	for _, s := range res.Skills {
-		skills = append(skills, sessionctx.Skill{Name: s.Name, Description: s.Description, Path: s.Path, Scope: s.Scope})
-	}
-	return ins, skills
 }
 
 // readExtraFiles reads --memory files; an unreadable one is bad input.
