@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/typesx"
@@ -125,13 +126,29 @@ func validDate(s string) bool {
 	return err == nil
 }
 
-// dateOfFile returns the date in a log file's name, or "".
+// dateOfFile returns the date in a log file's name, or "": a daily log
+// YYYY-MM-DD.md, or a per-session log in a day's directory,
+// logs/YYYY/MM/DD/<id>-<title>.md (the layout Claude Code's dream reads).
 func dateOfFile(name string) string {
 	base := filepath.Base(filepath.FromSlash(name))
 	if filepath.Ext(base) != ".md" {
 		return ""
 	}
 	d := base[:len(base)-len(".md")]
+	if validDate(d) {
+		return d
+	}
+	return sessionDate(name)
+}
+
+// sessionDate returns the date of a per-session log from its YYYY/MM/DD
+// directories, or "".
+func sessionDate(name string) string {
+	parts := strings.Split(filepath.ToSlash(name), "/")
+	if len(parts) < 4 || strings.HasPrefix(parts[len(parts)-1], ".") {
+		return ""
+	}
+	d := strings.Join(parts[len(parts)-4:len(parts)-1], "-")
 	if !validDate(d) {
 		return ""
 	}

@@ -2,6 +2,7 @@ package dailylog
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 
 	"github.com/memdir/memdir/typesx"
@@ -42,6 +43,7 @@ type parser struct {
 func Parse(data []byte, file string) ([]Entry, []Problem) {
 	p := &parser{file: file, fileDate: dateOfFile(file)}
 	p.date = p.fileDate
+	session := sessionDate(file) != "" && !validDate(strings.TrimSuffix(filepath.Base(file), ".md"))
 	var off int64
 	for num := 1; len(data) > 0; num++ {
 		n := bytes.IndexByte(data, '\n') + 1
@@ -51,6 +53,9 @@ func Parse(data []byte, file string) ([]Entry, []Problem) {
 		text := strings.TrimSuffix(string(data[:n]), "\n")
 		text = strings.TrimSuffix(text, "\r")
 		text = strings.TrimPrefix(text, bom)
+		if session {
+			text = sessionLine(text)
+		}
 		p.line(num, off, off+int64(n), text)
 		data = data[n:]
 		off += int64(n)
@@ -389,4 +394,17 @@ func atoi(s string) int {
 		n = n*10 + int(s[i]-'0')
 	}
 	return n
+}
+
+// sessionLine reads a line of a per-session log, prefix-coded as Claude
+// Code's dream describes it: "> " the user, "< " the assistant (kept as
+// text), ". " a tool call (dropped).
+func sessionLine(text string) string {
+	switch {
+	case strings.HasPrefix(text, ". "), text == ".":
+		return ""
+	case strings.HasPrefix(text, "> "), strings.HasPrefix(text, "< "):
+		return "- " + text[2:]
+	}
+	return text
 }

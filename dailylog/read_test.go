@@ -130,3 +130,21 @@ func TestReadRejectsBadDates(t *testing.T) {
 		})
 	}
 }
+
+func TestReadSessionLayout(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "logs", "2026", "11", "22", "abc123-fix-login.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("> remember that staging deploys need the VPN\n. Bash(ls)\n< noted\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	es, _, err := Read(dir, "2026-11-22", "2026-11-22")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 2 || es[0].Date != "2026-11-22" || es[0].Text != "remember that staging deploys need the VPN" || es[1].Text != "noted" {
+		t.Fatalf("entries = %+v", es)
+	}
+}
