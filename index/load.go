@@ -79,7 +79,7 @@ type measured struct {
 
 func measureText(data []byte, caps Caps) measured {
 	raw := string(data)
-	text := trimJS(raw)
+	text := TrimJS(raw)
 	m := measured{text: text, lines: countSplit(text), units: utf16Len(text)}
 	if text == "" {
 		m.lines = 0
@@ -138,9 +138,10 @@ func (m measured) sortEntries(data []byte) (loaded, dropped []Entry) {
 	return loaded, dropped
 }
 
-// trimJS trims what JavaScript's String.prototype.trim trims: white space
-// and line terminators, the byte order mark among them.
-func trimJS(s string) string {
+// TrimJS trims what JavaScript's String.prototype.trim trims (white space
+// and line terminators, the byte order mark among them), as Claude Code
+// trims MEMORY.md and every instruction file.
+func TrimJS(s string) string {
 	return strings.TrimFunc(s, isJSSpace)
 }
 

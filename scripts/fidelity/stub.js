@@ -5,9 +5,10 @@ const http = require('http');
 const fs = require('fs');
 const [log, port] = process.argv.slice(2);
 http.createServer((req, res) => {
-  let body = '';
-  req.on('data', (d) => (body += d));
+  const chunks = [];
+  req.on('data', (d) => chunks.push(d));
   req.on('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8');
     fs.appendFileSync(log, JSON.stringify({ url: req.url, body }) + '\n');
     if (!req.url.startsWith('/v1/messages')) { res.writeHead(404); res.end('{}'); return; }
     res.writeHead(200, { 'content-type': 'application/json' });
