@@ -35,7 +35,7 @@ type docTerm struct {
 
 func newBuilder(id, baseID uint64) *builder {
 	return &builder{
-		tk:       newTokenizer(),
+		tk:       &tokenizer{stems: make(map[string]string, 4096)},
 		seg:      segment{id: id, baseID: baseID},
 		terms:    make(map[string]*plist, 4096),
 		surfaces: make(map[string]string, 4096),

@@ -37,7 +37,7 @@ type tokenizer struct {
 // part is a piece of a compound: a byte range of the text.
 type part struct{ start, end int }
 
-func newTokenizer() *tokenizer { return &tokenizer{stems: make(map[string]string, 1024)} }
+func newTokenizer() *tokenizer { return &tokenizer{stems: map[string]string{}} }
 
 // each calls fn for every word of text, positions counting from pos. It
 // returns the next free position.

@@ -1,0 +1,166 @@
+package search
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/memdir/memdir/memdir"
+)
+
+// FuzzParseQuery checks the query parser against rules stated
+// independently of it: it never panics; an error is one line of input
+// error; an odd number of quotes, or no letter or digit at all, is always
+// an error; plain lowercase words (no operators) always parse.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{"deploy", `"a b" c*`, "a OR (b NOT c)", "NOT", "((", `"`, "*", "-x y", "x AND", "Müller api-latency MAX_RETRIES", "a\x00b", "日本 語"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := parseQuery(s)
+		if err != nil {
+			if !memdir.IsInput(err) || strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("parseQuery(%q): %v is not one line of input error", s, err)
+			}
+			return
+		}
+		if strings.Count(s, `"`)%2 == 1 {
+			t.Fatalf("parseQuery(%q) accepted an unbalanced quote", s)
+		}
+		if !strings.ContainsFunc(s, isWordRune) {
+			t.Fatalf("parseQuery(%q) accepted a query without a word", s)
+		}
+		if q.root == nil || len(q.words) == 0 || len(q.words) > MaxQueryWords {
+			t.Fatalf("parseQuery(%q) = %+v", s, q)
+		}
+		checkTree(t, s, q.root)
+	})
+}
+
+// checkTree checks that every node has what its kind needs.
+func checkTree(t *testing.T, s string, n *node) {
+	switch n.kind {
+	case nTerm, nPrefix:
+		if n.text == "" {
+			t.Fatalf("parseQuery(%q): empty word in %v", s, n)
+		}
+	case nPhrase:
+		if len(n.seq) < 2 {
+			t.Fatalf("parseQuery(%q): phrase of %d words", s, len(n.seq))
+		}
+	default:
+		if len(n.kids) == 0 {
+			t.Fatalf("parseQuery(%q): empty group", s)
+		}
+		for _, k := range n.kids {
+			checkTree(t, s, k)
+		}
+	}
+}
+
+func TestPlainWordsParse(t *testing.T) {
+	for _, s := range []string{"deploy staging", "a b c d", "who owns billing"} {
+		if _, err := parseQuery(s); err != nil {
+			t.Errorf("parseQuery(%q): %v", s, err)
+		}
+	}
+}
+
+// FuzzTokenize checks the tokenizer against a plain oracle: for ASCII
+// text whose letter-and-digit runs are short, the parts it gives, joined,
+// are exactly the text's letters and digits, lowercased, in order. For
+// any text, offsets lie inside it and the parts' positions go forward.
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{"Hello, World!", "api-latency MAX_RETRIES getUserName", "Müller straße", "team's don’t", "日本語", "a..b--c__d", "x\x00y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var parts strings.Builder
+		last := -1
+		newTokenizer().each(s, 0, func(w word) {
+			if w.start < 0 || w.end > len(s) || w.start >= w.end || w.folded == "" || w.term == "" {
+				t.Fatalf("tokens of %q: bad word %+v", s, w)
+			}
+			if w.whole {
+				return // a compound's whole stands at its first part
+			}
+			if w.pos <= last {
+				t.Fatalf("tokens of %q: position %d after %d", s, w.pos, last)
+			}
+			last = w.pos
+			parts.WriteString(strings.ReplaceAll(w.folded, "'", ""))
+		})
+		if !isASCII(s) || hasLongRun(s) {
+			return
+		}
+		var want strings.Builder
+		for _, c := range []byte(strings.ToLower(s)) {
+			if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
+				want.WriteByte(c)
+			}
+		}
+		if parts.String() != want.String() {
+			t.Fatalf("tokens of %q: parts %q, want %q", s, parts.String(), want.String())
+		}
+	})
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// hasLongRun reports a run of letters, digits and apostrophes longer
+// than a word may be.
+func hasLongRun(s string) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '\'' {
+			if n++; n > maxWordBytes {
+				return true
+			}
+		} else {
+			n = 0
+		}
+	}
+	return false
+}
+
+// FuzzDecodeSegment feeds the index reader damaged files whose checksum
+// is right (so the decoder itself is exercised): it must never panic,
+// and what it accepts must be safe to walk.
+func FuzzDecodeSegment(f *testing.F) {
+	b := newBuilder(1, 0)
+	b.addFile(source{path: "project_x.md", kind: srcTopic}, []byte(topicFile("project", "X", "Y", "Body of x with api-latency.")))
+	f.Add(b.encode()[headerLen:])
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, body []byte) {
+		data := make([]byte, headerLen, headerLen+len(body))
+		copy(data, magic)
+		binary.LittleEndian.PutUint32(data[len(magic):], formatVersion)
+		binary.LittleEndian.PutUint32(data[len(magic)+4:], crc32.Checksum(body, castagnoli()))
+		data = append(data, body...)
+		s, err := decodeSegment(data)
+		if err != nil {
+			return
+		}
+		var pos [numFields][]uint32
+		for i := 0; i < s.dict.n; i++ {
+			_, p := s.term(i)
+			for n := 0; p.next() && n < 10000; n++ {
+				p.allPositions(&pos)
+			}
+		}
+		for i := 0; i < s.surfaces.n; i++ {
+			s.surfaces.record(i)
+		}
+		expand(s, "a")
+	})
+}
