@@ -49,6 +49,11 @@ func validateAnswer(ans *Answer, s *snapshot, p *planner) ([]*work, error) {
 		}
 		p.archive[f] = true
 	}
+	for i, n := range ans.Notes {
+		if found := secrets.Scan(n); len(found) > 0 {
+			return nil, bad("notes[%d]: contains what looks like a %s (%s)", i, found[0].Kind, found[0].Redacted)
+		}
+	}
 	p.rep.Notes = append(p.rep.Notes, ans.Notes...)
 	var works []*work
 	for _, t := range s.topics {
@@ -95,7 +100,7 @@ func checkTopic(tj TopicJSON, s *snapshot, current map[string]int) (*memdir.Topi
 	case strings.ContainsRune(body+name+desc, 0):
 		return nil, fmt.Errorf("contains a NUL byte")
 	}
-	if found := secrets.Scan(name + "\n" + desc + "\n" + body); len(found) > 0 {
+	if found := secrets.Scan(name + "\n" + desc + "\n" + strings.Join(tj.Tags, "\n") + "\n" + body); len(found) > 0 {
 		return nil, fmt.Errorf("contains what looks like a %s (%s)", found[0].Kind, found[0].Redacted)
 	}
 	if tj.Expires != "" && !validDate(tj.Expires) {

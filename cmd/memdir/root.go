@@ -30,7 +30,8 @@ func run(args []string, in io.Reader, out, errw io.Writer, getenv func(string) s
 	}
 	if !ran {
 		// cobra rejected the command line before any command ran.
-		err = &usageError{msg: err.Error() + "; see `memdir --help`"}
+		// The message may quote an argument: never a key given as text.
+		err = &usageError{msg: quietArgs(err.Error(), args) + "; see `memdir --help`"}
 	}
 	if err != errFound {
 		fmt.Fprintf(errw, "memdir: %v\n", err)
