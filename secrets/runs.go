@@ -42,7 +42,7 @@ func runMatches(text string, prio, depth int) []match {
 			continue
 		}
 		n := run(text, i, b64RunSet)
-		if n >= minEncodedRun {
+		if n+padding(text, i+n) >= minEncodedRun {
 			out = append(out, checkRun(text, i, i+n, prio, depth)...)
 		}
 		i += n
@@ -62,10 +62,7 @@ func checkRun(text string, start, end, prio, depth int) []match {
 	if depth >= maxDecodeDepth {
 		return nil
 	}
-	padded := end
-	for padded < len(text) && padded-end < 2 && text[padded] == '=' {
-		padded++
-	}
+	padded := end + padding(text, end)
 	decoded, ok := decodeText(text[start:padded], wrappedBlock(text, padded))
 	if !ok {
 		return nil
@@ -76,6 +73,15 @@ func checkRun(text string, start, end, prio, depth int) []match {
 	}
 	table, _ := detectors()
 	return []match{{start: start, end: end, prio: prio, kind: base64Prefix + inner[0].kindIn(table)}}
+}
+
+// padding counts the '=' (at most two) at text[i:].
+func padding(text string, i int) int {
+	n := 0
+	for i+n < len(text) && n < 2 && text[i+n] == '=' {
+		n++
+	}
+	return n
 }
 
 // wrappedBlock returns the lines that continue a base64 block wrapped at a
