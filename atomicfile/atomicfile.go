@@ -45,7 +45,8 @@ type Options struct {
 	// and the error wraps ErrChanged.
 	Expect *Stamp
 	// BeforeRename, when set, runs after the temp is complete and before
-	// it replaces the file (crash tests kill the process there).
+	// Expect is checked and the temp replaces the file (crash tests kill
+	// the process there; race tests edit the file there).
 	BeforeRename func()
 }
 
@@ -96,13 +97,13 @@ func WriteInside(dir, rel string, data []byte, o Options) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("write %s: close: %w", path, err)
 	}
+	if o.BeforeRename != nil {
+		o.BeforeRename()
+	}
 	if o.Expect != nil {
 		if err = o.Expect.check(root, rel); err != nil {
 			return err
 		}
-	}
-	if o.BeforeRename != nil {
-		o.BeforeRename()
 	}
 	if err = root.Rename(tmp, rel); err != nil {
 		return fmt.Errorf("write %s: %w", path, outside(rel, err))

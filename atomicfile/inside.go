@@ -162,3 +162,39 @@ func (s Stamp) check(root *os.Root, rel string) error {
 	}
 	return nil
 }
+
+// Root is a directory opened once for many reads inside it, as
+// ReadInside does one.
+type Root struct{ root *os.Root }
+
+// OpenRoot opens dir (which may itself be a symlink) for reads inside it.
+func OpenRoot(dir string) (*Root, error) {
+	r, err := openRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Root{root: r}, nil
+}
+
+// ReadFile reads the file rel inside the root, refusing a path that leads
+// outside it (ErrOutside).
+func (r *Root) ReadFile(rel string) ([]byte, error) {
+	data, err := r.root.ReadFile(rel)
+	return data, outside(rel, err)
+}
+
+// Lstat is os.Lstat inside the root.
+func (r *Root) Lstat(rel string) (fs.FileInfo, error) {
+	fi, err := r.root.Lstat(rel)
+	return fi, outside(rel, err)
+}
+
+// Stat is os.Stat inside the root: a symlink that leaves it gives
+// ErrOutside.
+func (r *Root) Stat(rel string) (fs.FileInfo, error) {
+	fi, err := r.root.Stat(rel)
+	return fi, outside(rel, err)
+}
+
+// Close closes the root.
+func (r *Root) Close() error { return r.root.Close() }

@@ -75,6 +75,9 @@ func (r *AddRequest) Validate() error {
 	if !r.Type.Valid() {
 		return &InputError{Msg: (&typesx.UnknownTypeError{Name: string(r.Type)}).Error()}
 	}
+	if err := r.checkText(); err != nil {
+		return err
+	}
 	if err := ValidateName(r.Name); err != nil {
 		return err
 	}
@@ -113,6 +116,9 @@ func validateTopic(t *Topic) error {
 	if err := ValidateName(t.Name); err != nil {
 		return err
 	}
+	if err := checkTopicText(t); err != nil {
+		return err
+	}
 	if len(t.Body) > MaxBodyBytes {
 		return &InputError{Msg: fmt.Sprintf("the text is %d bytes, over the %d-byte limit for one topic: split it into several topics, one fact each", len(t.Body), MaxBodyBytes)}
 	}
@@ -137,55 +143,7 @@ func (d *Dir) Add(req AddRequest) (AddResult, error) {
 	}
 	// A private memory goes straight to its topic file even in log mode:
 	// it never enters the index, and the log would lose that it is private.
-	lk, err := d.lock("add")
-	if err != nil {
-		return AddResult{}, err
-	}
-	defer lk.Release()
-	ix, old, err := d.readIndex()
-	if err != nil {
-		return AddResult{}, err
-	}
-	t, matched, err := d.findExisting(ix, req)
-	if err != nil {
-		return AddResult{}, err
-	}
-	res := AddResult{Action: Created, MatchedBy: matched}
-	if t == nil {
-		t = d.newTopic(req)
-		t.File = d.freeName(req.Type, req.Name)
-	} else if !mergeInto(t, req, d.now()) {
-		res.Action = Unchanged
-	} else {
-		res.Action = Updated
-	}
-	res.File = t.File
-	if res.Action != Unchanged {
-		if err := d.writeTopic(t); err != nil {
-			return AddResult{}, err
-		}
-	}
-	over, err := d.placeEntry(ix, t)
-	if err != nil {
-		return AddResult{}, err
-	}
-	data, err := d.writeIndex(ix, old)
-	if err != nil {
-		return AddResult{}, err
-	}
-	res.Pressure = index.MeasureIndex(ix, data, index.DefaultCaps)
-	res.Warning = res.Pressure.Message()
-	if res.Action != Unchanged || string(data) != string(old) || over != "" {
-		verb := map[Action]string{Created: "add", Updated: "update", Unchanged: "reindex"}[res.Action]
-		paths := []string{t.File, IndexFile}
-		if over != "" {
-			paths = append(paths, over)
-		}
-		if err := d.Changed(Change{Paths: paths, Message: verb + " " + t.File}); err != nil {
-			return res, err
-		}
-	}
-	return res, nil
+	return d.addLive(req)
 }
 
 func (d *Dir) newTopic(req AddRequest) *Topic {
@@ -199,50 +157,6 @@ func (d *Dir) newTopic(req AddRequest) *Topic {
 		Created: now, Modified: now,
 		Private: req.Private, Tags: req.Tags, Body: req.Body(),
 	}
-}
-
-// findExisting returns the topic an add should update: the file with the
-// same type and name, else (unless req.New) the most similar topic of the
-// same type in the index. It reads only the index and at most one topic
-// file, so an add costs the same with ten topics or ten thousand.
-func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, string, error) {
-	if req.New {
-		return nil, "", nil
-	}
-	file := FileName(req.Type, req.Name)
-	t, err := d.Read(file)
-	switch {
-	case err == nil && strings.EqualFold(t.Name, req.Name):
-		return t, "name", nil
-	case err == nil:
-		// Same slug, different name ("C++ tips" vs "C tips"): not the same.
-	case errors.Is(err, ErrNotFound):
-	default:
-		return nil, "", &InputError{Msg: fmt.Sprintf("cannot update %v; fix the file or pass --new", err), Err: err}
-	}
-	desc := req.Description
-	if desc == "" {
-		desc = Describe(req.Text)
-	}
-	m := newMatcher(req.Name + " " + desc)
-	best, how, score := bestMatch(m, ix.Lines, req, file)
-	if how != "name" {
-		// Topics that `index --fit` moved to the type's overflow index
-		// are memories too.
-		if data, err := os.ReadFile(filepath.Join(d.Path, index.OverflowFile(req.Type))); err == nil {
-			if f, h, sc := bestMatch(m, index.Parse(data).Lines, req, file); h == "name" || sc > score {
-				best, how = f, h
-			}
-		}
-	}
-	if best == "" {
-		return nil, "", nil
-	}
-	t, err = d.Read(best)
-	if err != nil {
-		return nil, "", nil // a dangling or broken entry is lint's business
-	}
-	return t, how, nil
 }
 
 // bestMatch finds, among index lines, the topic of req's type that has

@@ -6,7 +6,6 @@
 package memdir
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -61,6 +60,23 @@ type Dir struct {
 	// OnChange, when set, is called after every change to memory while
 	// the lock is still held (memdir's git support commits from it).
 	OnChange func(Change) error
+
+	// Fault, when set, is called at named points of every write (crash
+	// tests kill the process there): "write <file>" runs when the file's
+	// new content is complete in its temp and about to replace it.
+	Fault func(point string)
+
+	// LastRecovery is what the last lock taken repaired after a holder
+	// that was killed, or nil.
+	LastRecovery *Recovery
+}
+
+// faultHook returns the Fault call for one point, or nil.
+func (d *Dir) faultHook(point string) func() {
+	if d.Fault == nil {
+		return nil
+	}
+	return func() { d.Fault(point) }
 }
 
 // Open returns the memory directory at path. It does not create it.
@@ -93,22 +109,38 @@ func (d *Dir) Init() (bool, error) {
 		return false, err
 	}
 	defer lk.Release()
-	ix := filepath.Join(d.Path, IndexFile)
-	if _, err := os.Stat(ix); errors.Is(err, fs.ErrNotExist) {
-		if err := atomicfile.WriteFile(ix, nil, 0o644); err != nil {
-			return false, writeErr(d.Path, err)
+	if _, err := atomicfile.StatInside(d.Path, IndexFile); errors.Is(err, fs.ErrNotExist) {
+		if err := d.writeFile(IndexFile, nil, &atomicfile.Stamp{}); err != nil {
+			return false, err
 		}
 		created = true
+	} else if err != nil {
+		return false, err
 	}
 	return created, nil
 }
 
-// ensure creates the directory and its state directory.
+// ensure creates the directory and its state directory; a state directory
+// linked out of the memory directory is refused.
 func (d *Dir) ensure() error {
-	if err := os.MkdirAll(filepath.Join(d.Path, StateDir), 0o755); err != nil {
+	if err := os.MkdirAll(d.Path, 0o755); err != nil {
+		return writeErr(d.Path, err)
+	}
+	if err := atomicfile.MkdirAllInside(d.Path, StateDir, 0o755); err != nil {
 		return writeErr(d.Path, err)
 	}
 	return nil
+}
+
+// writeFile atomically writes the file rel inside the memory directory.
+// With expect, it refuses (an error wrapping atomicfile.ErrChanged) when
+// the file is no longer what was read.
+func (d *Dir) writeFile(rel string, data []byte, expect *atomicfile.Stamp) error {
+	err := atomicfile.WriteInside(d.Path, rel, data, atomicfile.Options{Perm: 0o644, Expect: expect, BeforeRename: d.faultHook("write " + rel)})
+	if err != nil && !errors.Is(err, atomicfile.ErrChanged) {
+		return writeErr(d.Path, err)
+	}
+	return err
 }
 
 // writeErr turns a permission problem into a clear input error: the user
@@ -128,18 +160,6 @@ func rootCause(err error) error {
 		}
 		err = next
 	}
-}
-
-// lock takes the sidecar lock for a piece of work named what.
-func (d *Dir) lock(what string) (*Lock, error) {
-	if err := d.ensure(); err != nil {
-		return nil, err
-	}
-	timeout := d.LockTimeout
-	if timeout == 0 {
-		timeout = DefaultLockTimeout
-	}
-	return AcquireLock(context.Background(), d.Path, timeout, what)
 }
 
 // Problem is a file memdir could not use, with where and why. Commands
@@ -193,14 +213,22 @@ func (d *Dir) TopicFiles() ([]string, error) {
 
 // Read parses one topic file by base name.
 func (d *Dir) Read(file string) (*Topic, error) {
-	data, err := os.ReadFile(filepath.Join(d.Path, file))
+	t, _, err := d.readTopic(file)
+	return t, err
+}
+
+// readTopic parses one topic file and stamps what it read, for a write
+// that must not replace a change made since.
+func (d *Dir) readTopic(file string) (*Topic, atomicfile.Stamp, error) {
+	data, st, err := atomicfile.ReadStamped(d.Path, file)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: %w", file, ErrNotFound)
+			return nil, st, fmt.Errorf("%s: %w", file, ErrNotFound)
 		}
-		return nil, fmt.Errorf("read %s: %w", file, err)
+		return nil, st, fmt.Errorf("read %s: %w", file, err)
 	}
-	return ParseTopic(file, data)
+	t, err := ParseTopic(file, data)
+	return t, st, err
 }
 
 // List reads every topic file. Files that cannot be read or parsed are
@@ -229,6 +257,11 @@ func (d *Dir) snapshot(keepRaw bool) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	root, err := atomicfile.OpenRoot(d.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.Path, err)
+	}
+	defer root.Close()
 	topics := make([]*Topic, len(files))
 	raws := make([][]byte, len(files))
 	errs := make([]error, len(files))
@@ -239,7 +272,7 @@ func (d *Dir) snapshot(keepRaw bool) (*snapshot, error) {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				raws[i], errs[i] = os.ReadFile(filepath.Join(d.Path, files[i]))
+				raws[i], errs[i] = root.ReadFile(files[i])
 				if errs[i] == nil {
 					topics[i], errs[i] = ParseTopic(files[i], raws[i])
 				}
@@ -277,44 +310,66 @@ func (d *Dir) snapshot(keepRaw bool) (*snapshot, error) {
 
 // readIndex parses MEMORY.md; a missing index is an empty one.
 func (d *Dir) readIndex() (*index.Index, []byte, error) {
-	data, err := os.ReadFile(filepath.Join(d.Path, IndexFile))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("read %s: %w", IndexFile, err)
+	ix, f, err := d.loadIndex()
+	return ix, f.data, err
+}
+
+// loadIndex parses MEMORY.md for a read-modify-write: writeIndex refuses
+// to replace it if it changed meanwhile.
+func (d *Dir) loadIndex() (*index.Index, stamped, error) {
+	f, err := d.readStamped(IndexFile)
+	if err != nil {
+		return nil, f, err
 	}
-	return index.Parse(data), data, nil
+	return index.Parse(f.data), f, nil
+}
+
+// stamped is a file as read for a read-modify-write: its bytes and its
+// stamp.
+type stamped struct {
+	data  []byte
+	stamp atomicfile.Stamp
+}
+
+// readStamped reads an index file (or any file that may be missing) inside
+// the memory directory; a missing file is empty, stamped as absent.
+func (d *Dir) readStamped(rel string) (stamped, error) {
+	data, st, err := atomicfile.ReadStamped(d.Path, rel)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return stamped{}, fmt.Errorf("read %s: %w", rel, err)
+	}
+	return stamped{data: data, stamp: st}, nil
 }
 
 // IndexBytes returns MEMORY.md as it is on disk; a missing index is empty.
+// An index linked out of the memory directory is never read.
 func (d *Dir) IndexBytes() ([]byte, error) {
-	data, err := os.ReadFile(filepath.Join(d.Path, IndexFile))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("read %s: %w", IndexFile, err)
-	}
-	return data, nil
+	f, err := d.readStamped(IndexFile)
+	return f.data, err
 }
 
-// writeIndex writes MEMORY.md when its content changed.
-func (d *Dir) writeIndex(ix *index.Index, old []byte) ([]byte, error) {
+// writeIndex writes MEMORY.md when its content differs from old, the
+// index as read, and refuses when the file changed since (old's stamp).
+func (d *Dir) writeIndex(ix *index.Index, old stamped) ([]byte, error) {
 	data := ix.Bytes()
-	if string(data) == string(old) {
+	if string(data) == string(old.data) {
 		return data, nil
 	}
-	if err := atomicfile.WriteFile(filepath.Join(d.Path, IndexFile), data, 0o644); err != nil {
-		return nil, writeErr(d.Path, err)
+	if err := d.writeFile(IndexFile, data, &old.stamp); err != nil {
+		return nil, err
 	}
 	return data, nil
 }
 
-// writeTopic renders and atomically writes a topic file.
-func (d *Dir) writeTopic(t *Topic) error {
+// writeTopic renders and atomically writes a topic file, refusing when
+// the file is no longer as stamped when it was read (absent, for a new
+// topic).
+func (d *Dir) writeTopic(t *Topic, st atomicfile.Stamp) error {
 	data, err := t.Marshal()
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(d.Path, t.File), data, 0o644); err != nil {
-		return writeErr(d.Path, err)
-	}
-	return nil
+	return d.writeFile(t.File, data, &st)
 }
 
 // entryOf is the index line for a topic.
@@ -328,7 +383,7 @@ const modeFile = "mode"
 // RecordedMode returns the mode recorded in the memory directory at path,
 // or live when none was recorded.
 func RecordedMode(path string) (Mode, error) {
-	data, err := os.ReadFile(filepath.Join(path, StateDir, modeFile))
+	data, err := atomicfile.ReadInside(path, filepath.Join(StateDir, modeFile))
 	if err != nil {
 		return Live, nil
 	}
@@ -340,8 +395,5 @@ func (d *Dir) RecordMode(m Mode) error {
 	if err := d.ensure(); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(d.Path, StateDir, modeFile), []byte(string(m)+"\n"), 0o644); err != nil {
-		return writeErr(d.Path, err)
-	}
-	return nil
+	return d.writeFile(filepath.Join(StateDir, modeFile), []byte(string(m)+"\n"), nil)
 }

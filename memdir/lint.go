@@ -1,10 +1,12 @@
 package memdir
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
+
+	"github.com/memdir/memdir/atomicfile"
 
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/secrets"
@@ -97,7 +99,10 @@ func (d *Dir) readOverflow() (map[string][]byte, error) {
 		if _, ok := index.IsOverflowFile(e.Name()); !ok {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(d.Path, e.Name()))
+		data, err := atomicfile.ReadInside(d.Path, e.Name())
+		if errors.Is(err, atomicfile.ErrOutside) {
+			continue // lint reports the link
+		}
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", e.Name(), err)
 		}
@@ -106,14 +111,19 @@ func (d *Dir) readOverflow() (map[string][]byte, error) {
 	return overflow, nil
 }
 
-// Lint checks everything: the index, every topic file's frontmatter, and
-// secrets already on disk. It reads every file once.
+// Lint checks everything: the index, every topic file's frontmatter
+// (duplicate keys, a type the file name contradicts, a name with
+// invisible characters), text that is not UTF-8, secrets already on disk
+// and symlinks that lead out of the directory. It reads every file once.
 func (d *Dir) Lint() ([]Finding, error) {
 	snap, err := d.snapshot(true)
 	if err != nil {
 		return nil, err
 	}
 	ix, data, err := d.readIndex()
+	if errors.Is(err, atomicfile.ErrOutside) {
+		ix, data, err = index.Parse(nil), nil, nil // lintLinks reports it
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +142,14 @@ func (d *Dir) Lint() ([]Finding, error) {
 			out = append(out, Finding{Kind: "secret", Level: LevelError, File: f, Line: s.Line, Msg: fmt.Sprintf("looks like a %s (%s): remove it from memory", s.Kind, s.Redacted)})
 		}
 	}
+	links, err := d.lintLinks()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, links...)
 	topics := snap.topics
 	for _, t := range topics {
+		out = append(out, lintTopic(t, snap.raw[t.File])...)
 		if _, listed := ix.Lookup(t.File); listed && t.Private {
 			out = append(out, Finding{Kind: "private", Level: LevelError, File: IndexFile, Msg: fmt.Sprintf("lists the private topic %s, which agents must not see: remove the line", t.File)})
 		}

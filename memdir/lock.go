@@ -2,13 +2,17 @@ package memdir
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/memdir/memdir/atomicfile"
 )
 
 // DefaultLockTimeout is how long a command waits for another to finish
@@ -22,6 +26,9 @@ const DefaultLockTimeout = 10 * time.Second
 type Lock struct {
 	fl   *flock.Flock
 	path string
+	// left is the note of a holder that never released the lock: it was
+	// killed while it held it. Empty after a clean release.
+	left string
 }
 
 // LockTimeoutError reports that the lock stayed taken past the timeout.
@@ -44,12 +51,19 @@ func (e *LockTimeoutError) Unwrap() error { return ErrLocked }
 
 // AcquireLock takes the lock of the memory directory dir, waiting at most
 // timeout. what names the holder's work in the message a waiter sees.
+//
+// The state directory and the lock file are never reached through a
+// symlink that leads out of dir (atomicfile.ErrOutside): a linked .memdir
+// would put the lock, and every process's agreement on it, elsewhere.
 func AcquireLock(ctx context.Context, dir string, timeout time.Duration, what string) (*Lock, error) {
-	state := filepath.Join(dir, StateDir)
-	if err := os.MkdirAll(state, 0o755); err != nil {
+	if err := atomicfile.MkdirAllInside(dir, StateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
-	path := filepath.Join(state, "lock")
+	rel := filepath.Join(StateDir, "lock")
+	if _, err := atomicfile.StatInside(dir, rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	path := filepath.Join(dir, rel)
 	fl := flock.New(path)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -61,14 +75,41 @@ func AcquireLock(ctx context.Context, dir string, timeout time.Duration, what st
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
+	// A note left in the file is a holder that was killed: Release
+	// clears it.
+	left, _ := os.ReadFile(path)
 	// The holder note is informational: a waiter reads it only while the
 	// lock is held, so it needs no atomic write and no fsync.
 	note := fmt.Sprintf("pid %d (memdir %s, since %s)\n", os.Getpid(), what, time.Now().Format(time.TimeOnly))
-	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
-		_, _ = f.WriteString(note)
+	lk := &Lock{fl: fl, path: path, left: strings.TrimSpace(string(left))}
+	lk.note(note)
+	return lk, nil
+}
+
+// note replaces the holder note.
+func (l *Lock) note(s string) {
+	if f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
+		_, _ = f.WriteString(s)
 		_ = f.Close()
 	}
-	return &Lock{fl: fl, path: path}, nil
+}
+
+// abandon lets the lock go with the killed holder's note put back, so
+// that the next process repairs what it left.
+func (l *Lock) abandon() {
+	l.note(l.left + "\n")
+	_ = l.fl.Unlock()
+}
+
+// leftBy returns the work a killed holder's note names ("add", "dream"),
+// or "" when the note is not memdir's.
+func leftBy(note string) string {
+	_, rest, ok := strings.Cut(note, "(memdir ")
+	if !ok {
+		return ""
+	}
+	what, _, _ := strings.Cut(rest, ", since")
+	return what
 }
 
 // Release clears the holder note and lets the next process in.

@@ -11,6 +11,7 @@ import (
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/typesx"
+	"golang.org/x/text/unicode/norm"
 )
 
 // AmbiguousError reports a name that matches several topics.
@@ -30,9 +31,14 @@ func (d *Dir) Find(ref string) (string, error) {
 	if ref == "" || strings.ContainsAny(ref, "/\\\x00") || strings.Contains(ref, "..") {
 		return "", &InputError{Msg: fmt.Sprintf("%q is not a topic: give its name or its file name, e.g. feedback_testing_policy.md", ref)}
 	}
-	if strings.HasSuffix(ref, ".md") {
-		if _, err := os.Stat(filepath.Join(d.Path, ref)); err == nil && IsTopicFile(ref) {
+	ref = norm.NFC.String(ref)
+	if strings.HasSuffix(ref, ".md") && IsTopicFile(ref) {
+		_, err := atomicfile.StatInside(d.Path, ref)
+		if err == nil {
 			return ref, nil
+		}
+		if errors.Is(err, atomicfile.ErrOutside) {
+			return "", err
 		}
 	}
 	if !d.Exists() {
@@ -76,31 +82,55 @@ func (d *Dir) findByName(files []string, name string) []string {
 	return hits
 }
 
-// Remove deletes a topic file and its index line.
+// Remove deletes a topic file and its index line. The line goes first:
+// when the index cannot be written (a full disk), the topic stays, still
+// listed, and when the file cannot be removed, the line comes back. The
+// removal and the index update succeed or fail together.
 func (d *Dir) Remove(file string) error {
 	lk, err := d.lock("rm")
 	if err != nil {
 		return err
 	}
 	defer lk.Release()
-	if err := os.Remove(filepath.Join(d.Path, file)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return writeErr(d.Path, fmt.Errorf("remove %s: %w", file, err))
-	}
-	if err := atomicfile.SyncDir(d.Path); err != nil {
+	var over []string
+	err = retry(func() error {
+		var err error
+		over, err = d.removeOnce(file)
 		return err
-	}
-	ix, old, err := d.readIndex()
+	})
 	if err != nil {
-		return err
-	}
-	over, err := d.dropEntry(ix, file)
-	if err != nil {
-		return err
-	}
-	if _, err = d.writeIndex(ix, old); err != nil {
 		return err
 	}
 	return d.Changed(Change{Paths: append([]string{file, IndexFile}, over...), Message: "rm " + file})
+}
+
+// removeOnce is one attempt of Remove; it returns the overflow indexes it
+// rewrote.
+func (d *Dir) removeOnce(file string) ([]string, error) {
+	ix, old, err := d.loadIndex()
+	if err != nil {
+		return nil, err
+	}
+	drops, err := d.dropEntry(ix, file)
+	if err != nil {
+		return nil, err
+	}
+	if _, err = d.writeIndex(ix, old); err != nil {
+		d.undoDrops(drops)
+		return nil, err
+	}
+	if err := os.Remove(filepath.Join(d.Path, file)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		d.undoDrops(append(drops, droppedFrom{name: IndexFile, old: old.data}))
+		return nil, writeErr(d.Path, fmt.Errorf("remove %s: %w", file, err))
+	}
+	if err := atomicfile.SyncDir(d.Path); err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, dr := range drops {
+		names = append(names, dr.name)
+	}
+	return names, nil
 }
 
 // Replace validates new content for a topic file (after an edit), writes
@@ -124,9 +154,13 @@ func (d *Dir) Replace(file string, base, data []byte) (*Topic, bool, error) {
 		return nil, false, err
 	}
 	defer lk.Release()
-	old, readErr := os.ReadFile(filepath.Join(d.Path, file))
+	old, st, readErr := atomicfile.ReadStamped(d.Path, file)
+	if readErr != nil && !errors.Is(readErr, fs.ErrNotExist) {
+		return nil, false, readErr
+	}
+	conflict := &InputError{Msg: fmt.Sprintf("%s was changed or removed by someone else while you edited it", file), Err: ErrConflict}
 	if base != nil && (readErr != nil || string(old) != string(base)) {
-		return nil, false, &InputError{Msg: fmt.Sprintf("%s was changed or removed by someone else while you edited it", file), Err: ErrConflict}
+		return nil, false, conflict
 	}
 	changed := string(old) != string(data)
 	if changed {
@@ -134,23 +168,30 @@ func (d *Dir) Replace(file string, base, data []byte) (*Topic, bool, error) {
 		if t.Created.IsZero() {
 			t.Created = t.Modified
 		}
-		if err := d.writeTopic(t); err != nil {
+		if err := d.writeTopic(t, st); errors.Is(err, atomicfile.ErrChanged) {
+			return nil, false, conflict
+		} else if err != nil {
 			return nil, false, err
 		}
 	}
-	ix, oldIx, err := d.readIndex()
+	var over string
+	var ixChanged bool
+	err = retry(func() error {
+		ix, oldIx, err := d.loadIndex()
+		if err != nil {
+			return err
+		}
+		if over, err = d.placeEntry(ix, t); err != nil {
+			return err
+		}
+		newIx, err := d.writeIndex(ix, oldIx)
+		ixChanged = ixChanged || err == nil && string(newIx) != string(oldIx.data)
+		return err
+	})
 	if err != nil {
 		return nil, false, err
 	}
-	over, err := d.placeEntry(ix, t)
-	if err != nil {
-		return nil, false, err
-	}
-	newIx, err := d.writeIndex(ix, oldIx)
-	if err != nil {
-		return nil, false, err
-	}
-	if changed || string(newIx) != string(oldIx) || over != "" {
+	if changed || ixChanged || over != "" {
 		paths := []string{file, IndexFile}
 		if over != "" {
 			paths = append(paths, over)
@@ -180,28 +221,35 @@ func (d *Dir) metas() ([]index.Meta, []Problem, error) {
 // rewriteIndex runs fn, which rewrites the index, under the lock with the
 // topics' metadata and the index as it is on disk. Topic files that could
 // not be parsed are returned as problems.
-func (d *Dir) rewriteIndex(what string, fn func(ix *index.Index, old []byte, metas []index.Meta) error) ([]Problem, error) {
+//
+// MEMORY.md is written only if it is still as read; when someone changed
+// it meanwhile, everything is read again and fn runs again.
+func (d *Dir) rewriteIndex(what string, fn func(ix *index.Index, old stamped, metas []index.Meta) error) ([]Problem, error) {
 	lk, err := d.lock(what)
 	if err != nil {
 		return nil, err
 	}
 	defer lk.Release()
-	metas, problems, err := d.metas()
-	if err != nil {
-		return nil, err
-	}
-	ix, old, err := d.readIndex()
-	if err != nil {
-		return nil, err
-	}
-	return problems, fn(ix, old, metas)
+	var problems []Problem
+	err = retry(func() error {
+		ix, old, err := d.loadIndex()
+		if err != nil {
+			return err
+		}
+		var metas []index.Meta
+		if metas, problems, err = d.metas(); err != nil {
+			return err
+		}
+		return fn(ix, old, metas)
+	})
+	return problems, err
 }
 
 // Rebuild rewrites MEMORY.md from the topic files: one line per topic,
 // hooks from descriptions, hand-written lines kept. Topic files that could
 // not be parsed are returned as problems and left out.
 func (d *Dir) Rebuild() ([]Problem, error) {
-	return d.rewriteIndex("index --rebuild", func(ix *index.Index, old []byte, metas []index.Meta) error {
+	return d.rewriteIndex("index --rebuild", func(ix *index.Index, old stamped, metas []index.Meta) error {
 		// Every topic gets its line in MEMORY.md again, so the overflow
 		// indexes of an earlier --fit go, after the new index is written.
 		before := d.indexPaths()
@@ -212,7 +260,7 @@ func (d *Dir) Rebuild() ([]Problem, error) {
 		if err := d.removeOverflow(nil); err != nil {
 			return err
 		}
-		if string(data) == string(old) && len(before) == 1 {
+		if string(data) == string(old.data) && len(before) == 1 {
 			return nil
 		}
 		return d.Changed(Change{Paths: before, Message: "index --rebuild"})
@@ -223,7 +271,7 @@ func (d *Dir) Rebuild() ([]Problem, error) {
 // entries that do not fit into overflow index files. No topic file is
 // touched.
 func (d *Dir) Fit() ([]Problem, error) {
-	return d.rewriteIndex("index --fit", func(ix *index.Index, old []byte, metas []index.Meta) error {
+	return d.rewriteIndex("index --fit", func(ix *index.Index, old stamped, metas []index.Meta) error {
 		// New overflow indexes first, then MEMORY.md, then the stale
 		// overflow indexes: a crash in between leaves an entry listed
 		// twice at worst, never in neither.
@@ -261,9 +309,8 @@ func (d *Dir) writeOverflow(overflow map[typesx.Type][]index.Entry) error {
 		if len(entries) == 0 {
 			continue
 		}
-		path := filepath.Join(d.Path, index.OverflowFile(t))
-		if err := atomicfile.WriteFile(path, index.RenderOverflow(t, entries), 0o644); err != nil {
-			return writeErr(d.Path, err)
+		if err := d.writeFile(index.OverflowFile(t), index.RenderOverflow(t, entries), nil); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,32 +1,24 @@
 package memdir
 
 import (
-	"os"
-	"path/filepath"
-
-	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/index"
 )
 
 // placeEntry puts a topic's line where it belongs: updated in place in the
 // overflow index of its type when `index --fit` moved it there, else
 // upserted into MEMORY.md (or removed from both, for a private topic). It
-// returns the overflow file it wrote, if any.
+// returns the overflow file it wrote, if any. An overflow index changed
+// since it was read is not overwritten (atomicfile.ErrChanged).
 func (d *Dir) placeEntry(ix *index.Index, t *Topic) (string, error) {
 	name := index.OverflowFile(t.Type)
-	path := filepath.Join(d.Path, name)
-	data, err := os.ReadFile(path)
+	f, err := d.readStamped(name)
 	if err != nil {
-		// No overflow index for this type: the usual case.
-		if t.Private {
-			ix.Remove(t.File)
-		} else {
-			ix.Upsert(entryOf(t))
-		}
-		return "", nil
+		return "", err
 	}
-	over := index.Parse(data)
-	if _, ok := over.Lookup(t.File); !ok {
+	over := index.Parse(f.data)
+	if _, ok := over.Lookup(t.File); !f.stamp.Exists || !ok {
+		// No overflow index for this type, or the topic is not in it:
+		// the usual case.
 		if t.Private {
 			ix.Remove(t.File)
 		} else {
@@ -41,34 +33,50 @@ func (d *Dir) placeEntry(ix *index.Index, t *Topic) (string, error) {
 		over.Upsert(entryOf(t))
 	}
 	out := over.Bytes()
-	if string(out) == string(data) {
+	if string(out) == string(f.data) {
 		return "", nil
 	}
-	if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
-		return "", writeErr(d.Path, err)
+	if err := d.writeFile(name, out, &f.stamp); err != nil {
+		return "", err
 	}
 	return name, nil
 }
 
-// dropEntry removes a topic's line from MEMORY.md and from any overflow
-// index, returning the overflow files it rewrote.
-func (d *Dir) dropEntry(ix *index.Index, file string) ([]string, error) {
+// droppedFrom is an index file a topic's line was dropped from, with its
+// content before.
+type droppedFrom struct {
+	name string
+	old  []byte
+}
+
+// dropEntry removes a topic's line from MEMORY.md (in ix, which the
+// caller writes) and from any overflow index (written here, each only if
+// unchanged since read), returning the overflow files it rewrote.
+func (d *Dir) dropEntry(ix *index.Index, file string) ([]droppedFrom, error) {
 	ix.Remove(file)
-	var wrote []string
+	var wrote []droppedFrom
 	for _, name := range d.indexPaths()[1:] {
-		path := filepath.Join(d.Path, name)
-		data, err := os.ReadFile(path)
-		if err != nil {
+		f, err := d.readStamped(name)
+		if err != nil || !f.stamp.Exists {
 			continue
 		}
-		over := index.Parse(data)
+		over := index.Parse(f.data)
 		if !over.Remove(file) {
 			continue
 		}
-		if err := atomicfile.WriteFile(path, over.Bytes(), 0o644); err != nil {
-			return wrote, writeErr(d.Path, err)
+		if err := d.writeFile(name, over.Bytes(), &f.stamp); err != nil {
+			d.undoDrops(wrote)
+			return nil, err
 		}
-		wrote = append(wrote, name)
+		wrote = append(wrote, droppedFrom{name: name, old: f.data})
 	}
 	return wrote, nil
+}
+
+// undoDrops writes back the index files a failed removal had rewritten,
+// so the topic stays listed where it was.
+func (d *Dir) undoDrops(drops []droppedFrom) {
+	for _, dr := range drops {
+		_ = d.writeFile(dr.name, dr.old, nil)
+	}
 }

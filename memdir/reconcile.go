@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -100,17 +98,48 @@ func (d *Dir) ReconcileWith(req ReconcileRequest) (ReconcileResult, error) {
 		return ReconcileResult{}, err
 	}
 	defer lk.Release()
+	return d.reconcileLocked(req)
+}
+
+// reconcileLocked is ReconcileWith for a caller that holds the lock. An
+// index file someone changed while it ran is read again, and the
+// reconciliation starts over from the new content.
+func (d *Dir) reconcileLocked(req ReconcileRequest) (ReconcileResult, error) {
+	var res ReconcileResult
+	var seen map[string]*seenTopic
+	var written []string
+	err := retry(func() error {
+		var w []string
+		var err error
+		res, seen, w, err = d.reconcileOnce(req)
+		written = append(written, w...)
+		return err
+	})
+	if err != nil {
+		return res, err
+	}
+	res.Paths = changedPaths(req, seen, written, &res)
+	if len(res.Paths) == 0 {
+		return res, nil
+	}
+	return res, d.Changed(Change{Paths: res.Paths, Message: req.What + ": " + changeMessage(res)})
+}
+
+// reconcileOnce is one attempt of a reconciliation; it returns the topic
+// files it read and the index files it wrote.
+func (d *Dir) reconcileOnce(req ReconcileRequest) (ReconcileResult, map[string]*seenTopic, []string, error) {
+	var err error
 	files := req.Files
 	if req.All {
 		if files, err = d.TopicFiles(); err != nil {
-			return ReconcileResult{}, err
+			return ReconcileResult{}, nil, nil, err
 		}
 	}
 	files = slices.DeleteFunc(slices.Clone(files), func(f string) bool { return !IsTopicFile(f) || strings.ContainsAny(f, `/\`) })
 	seen := d.scanTopics(files)
 	set, err := d.loadIndexes()
 	if err != nil {
-		return ReconcileResult{}, err
+		return ReconcileResult{}, nil, nil, err
 	}
 	var res ReconcileResult
 	gone := map[string]bool{}
@@ -132,17 +161,13 @@ func (d *Dir) ReconcileWith(req ReconcileRequest) (ReconcileResult, error) {
 	set.apply(seen, gone, &res)
 	written, err := set.write(d)
 	if err != nil {
-		return res, err
+		return res, seen, written, err
 	}
 	if p := index.Measure(set.files[0].ix.Bytes(), index.DefaultCaps); p.OverCap {
 		res.Problems = append(res.Problems, Finding{Kind: index.KindOverCap, Level: LevelWarning, File: IndexFile, Msg: p.Message()})
 	}
-	res.Paths = changedPaths(req, seen, written, &res)
 	slices.SortFunc(res.Problems, func(a, b Finding) int { return strings.Compare(a.File, b.File) })
-	if len(res.Paths) == 0 {
-		return res, nil
-	}
-	return res, d.Changed(Change{Paths: res.Paths, Message: req.What + ": " + changeMessage(res)})
+	return res, seen, written, nil
 }
 
 // changedPaths lists what a reconciliation reports to OnChange: the index
@@ -219,7 +244,7 @@ func (d *Dir) scanTopics(files []string) map[string]*seenTopic {
 // scanTopic reads one topic file: gone, parsed, or with the problems that
 // keep memdir from using it.
 func (d *Dir) scanTopic(file string) *seenTopic {
-	data, err := os.ReadFile(filepath.Join(d.Path, file))
+	data, err := atomicfile.ReadInside(d.Path, file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &seenTopic{missing: true}
 	}
@@ -244,7 +269,7 @@ func (d *Dir) scanTopic(file string) *seenTopic {
 type indexFile struct {
 	name string
 	ix   *index.Index
-	old  []byte
+	old  stamped
 }
 
 // indexSet is MEMORY.md (files[0]) and the overflow indexes, with the
@@ -255,7 +280,7 @@ type indexSet struct {
 }
 
 func (d *Dir) loadIndexes() (*indexSet, error) {
-	ix, old, err := d.readIndex()
+	ix, old, err := d.loadIndex()
 	if err != nil {
 		return nil, err
 	}
@@ -264,14 +289,14 @@ func (d *Dir) loadIndexes() (*indexSet, error) {
 	// directory of thousands of topics.
 	for _, t := range typesx.Types {
 		name := index.OverflowFile(t)
-		data, err := os.ReadFile(filepath.Join(d.Path, name))
-		if errors.Is(err, fs.ErrNotExist) {
+		f, err := d.readStamped(name)
+		if err != nil {
+			return nil, err
+		}
+		if !f.stamp.Exists {
 			continue
 		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", name, err)
-		}
-		set.files = append(set.files, &indexFile{name: name, ix: index.Parse(data), old: data})
+		set.files = append(set.files, &indexFile{name: name, ix: index.Parse(f.data), old: f})
 	}
 	for _, f := range set.files {
 		for _, e := range f.ix.Entries() {
@@ -388,11 +413,11 @@ func (s *indexSet) write(d *Dir) ([]string, error) {
 	var written []string
 	for _, f := range s.files {
 		data := f.ix.Bytes()
-		if string(data) == string(f.old) {
+		if string(data) == string(f.old.data) {
 			continue
 		}
-		if err := atomicfile.WriteFile(filepath.Join(d.Path, f.name), data, 0o644); err != nil {
-			return written, writeErr(d.Path, err)
+		if err := d.writeFile(f.name, data, &f.old.stamp); err != nil {
+			return written, err
 		}
 		written = append(written, f.name)
 	}

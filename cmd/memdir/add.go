@@ -90,7 +90,9 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 	if err := ws.claim(); err != nil {
 		return err
 	}
+	ws.dir.Fault = a.crashHook()
 	res, err := ws.dir.Add(req)
+	a.reportRecovery(ws.dir)
 	if err != nil {
 		return err
 	}

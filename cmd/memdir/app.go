@@ -98,7 +98,31 @@ func (a *app) cwd() (string, error) {
 		}
 		return abs, nil
 	}
-	return os.Getwd()
+	wd, err := os.Getwd()
+	if err == nil {
+		return wd, nil
+	}
+	return a.cwdGone(err)
+}
+
+// cwdGone picks where to act when the working directory was deleted: an
+// absolute --dir or MEMDIR_DIR names the memory, so memdir acts from its
+// nearest existing directory; otherwise it cannot know the project.
+func (a *app) cwdGone(err error) (string, error) {
+	for _, dir := range []string{a.dirFlag, a.getenv("MEMDIR_DIR")} {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+			if fi, serr := os.Stat(d); serr == nil && fi.IsDir() {
+				return d, nil
+			}
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	return "", usagef("the working directory is gone (%v): cd into the project, or pass --cwd or an absolute --dir", err)
 }
 
 // workspace is a resolved project: where it is, its settings and its

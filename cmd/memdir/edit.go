@@ -43,16 +43,17 @@ func runEdit(a *app, opts editOptions, ref string) error {
 	if err != nil {
 		return err
 	}
-	orig, err := os.ReadFile(filepath.Join(ws.loc.Dir, file))
+	orig, err := atomicfile.ReadInside(ws.loc.Dir, file)
 	if err != nil {
 		return err
 	}
-	draftDir := filepath.Join(ws.loc.Dir, memdir.StateDir, "edit")
-	if err := os.MkdirAll(draftDir, 0o755); err != nil {
+	draftRel := filepath.Join(memdir.StateDir, "edit")
+	draftDir := filepath.Join(ws.loc.Dir, draftRel)
+	if err := atomicfile.MkdirAllInside(ws.loc.Dir, draftRel, 0o755); err != nil {
 		return err
 	}
 	draft := filepath.Join(draftDir, file)
-	if err := atomicfile.WriteFile(draft, orig, 0o644); err != nil {
+	if err := atomicfile.WriteInside(ws.loc.Dir, filepath.Join(draftRel, file), orig, atomicfile.Options{Perm: 0o600}); err != nil {
 		return err
 	}
 	if err := a.runEditor(draft); err != nil {
@@ -63,7 +64,7 @@ func runEdit(a *app, opts editOptions, ref string) error {
 		return err
 	}
 	if bytes.Equal(edited, orig) {
-		os.Remove(draft)
+		dropDraft(draft)
 		fmt.Fprintf(a.out, "unchanged %s\n", file)
 		return nil
 	}
@@ -76,9 +77,16 @@ func runEdit(a *app, opts editOptions, ref string) error {
 		}
 		return err
 	}
-	os.Remove(draft)
+	dropDraft(draft)
 	fmt.Fprintf(a.out, "updated %s\n", file)
 	return nil
+}
+
+// dropDraft removes an edit's copy and, when no other edit's copy is
+// kept there, the drafts directory.
+func dropDraft(draft string) {
+	_ = os.Remove(draft)
+	_ = os.Remove(filepath.Dir(draft)) // fails, as it should, while not empty
 }
 
 // runEditor runs the person's editor on path, through the shell so that

@@ -25,7 +25,10 @@ func runRm(a *app, ref string) error {
 	if err != nil {
 		return err
 	}
-	if err := ws.dir.Remove(file); err != nil {
+	ws.dir.Fault = a.crashHook()
+	err = ws.dir.Remove(file)
+	a.reportRecovery(ws.dir)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(a.out, "removed %s\n", file)

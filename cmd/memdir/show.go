@@ -1,10 +1,10 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/search"
 )
 
 func newShowCmd(a *app) *cobra.Command {
@@ -27,6 +27,9 @@ func runShow(a *app, ref string) error {
 	if err != nil {
 		return err
 	}
+	// Showing a topic recalls it (search ranks recalled topics a little
+	// higher); counting is derived data and never fails the command.
+	defer func() { _ = search.Open(ws.dir).Recall(file) }()
 	if a.json {
 		t, err := ws.dir.Read(file)
 		if err != nil {
@@ -34,7 +37,8 @@ func runShow(a *app, ref string) error {
 		}
 		return a.writeJSON(toJSON(t, true))
 	}
-	data, err := os.ReadFile(filepath.Join(ws.loc.Dir, file))
+	// A topic linked out of the memory directory is never printed.
+	data, err := atomicfile.ReadInside(ws.loc.Dir, file)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,165 @@
+package memdir
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/index"
+)
+
+// maxAttempts is how often a read-modify-write starts again from a fresh
+// read when a file it was about to replace changed under it (people and
+// agents edit memory without memdir's lock).
+const maxAttempts = 5
+
+// retry runs op, under the lock, until it completes without meeting a
+// file changed since op read it. After maxAttempts it gives up with an
+// error wrapping ErrConflict: nothing anyone else wrote was overwritten.
+func retry(op func() error) error {
+	var err error
+	for range maxAttempts {
+		if err = op(); !errors.Is(err, atomicfile.ErrChanged) {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: %v %d times while memdir updated it; nothing of it was overwritten: try again", ErrConflict, err, maxAttempts)
+}
+
+// addLive records a memory in its topic file and the index, under the
+// lock. A topic or index changed by someone else between memdir's read
+// and its write is read again and the memory merged into the new content.
+func (d *Dir) addLive(req AddRequest) (AddResult, error) {
+	lk, err := d.lock("add")
+	if err != nil {
+		return AddResult{}, err
+	}
+	defer lk.Release()
+	var res AddResult
+	var wrote addWrites
+	err = retry(func() error {
+		r, w, err := d.addOnce(req)
+		if r.Action == "" {
+			return err
+		}
+		// A topic written by an earlier attempt reads as unchanged now:
+		// the add still created or updated it.
+		if res.Action == Created || res.Action == Updated {
+			r.Action, r.MatchedBy = res.Action, res.MatchedBy
+		}
+		res = r
+		wrote.index = wrote.index || w.index
+		if w.overflow != "" {
+			wrote.overflow = w.overflow
+		}
+		return err
+	})
+	if err != nil {
+		return AddResult{}, err
+	}
+	if res.Action == Unchanged && !wrote.index && wrote.overflow == "" {
+		return res, nil
+	}
+	verb := map[Action]string{Created: "add", Updated: "update", Unchanged: "reindex"}[res.Action]
+	paths := []string{res.File, IndexFile}
+	if wrote.overflow != "" {
+		paths = append(paths, wrote.overflow)
+	}
+	return res, d.Changed(Change{Paths: paths, Message: verb + " " + res.File})
+}
+
+// addWrites says which index files an attempt of an add rewrote.
+type addWrites struct {
+	index    bool   // MEMORY.md
+	overflow string // the overflow index, if any
+}
+
+// addOnce is one attempt of addLive. It returns the action it took as
+// soon as the topic was written, even when a later write meets a change.
+func (d *Dir) addOnce(req AddRequest) (AddResult, addWrites, error) {
+	var w addWrites
+	ix, old, err := d.loadIndex()
+	if err != nil {
+		return AddResult{}, w, err
+	}
+	t, st, matched, err := d.findExisting(ix, req)
+	if err != nil {
+		return AddResult{}, w, err
+	}
+	res := AddResult{Action: Created, MatchedBy: matched}
+	if t == nil {
+		t = d.newTopic(req)
+		t.File = d.freeName(req.Type, req.Name)
+		st = atomicfile.Stamp{}
+	} else if !mergeInto(t, req, d.now()) {
+		res.Action = Unchanged
+	} else {
+		res.Action = Updated
+	}
+	if len(t.Body) > MaxBodyBytes {
+		return AddResult{}, w, &InputError{Msg: fmt.Sprintf("%s would grow to %d bytes, over the %d-byte limit for one topic: pass --new for a separate topic, or trim it with `memdir edit`", t.File, len(t.Body), MaxBodyBytes)}
+	}
+	res.File = t.File
+	if res.Action != Unchanged {
+		if err := d.writeTopic(t, st); err != nil {
+			return AddResult{}, w, err
+		}
+	}
+	if w.overflow, err = d.placeEntry(ix, t); err != nil {
+		return res, w, err
+	}
+	data, err := d.writeIndex(ix, old)
+	if err != nil {
+		return res, w, err
+	}
+	w.index = string(data) != string(old.data)
+	res.Pressure = index.MeasureIndex(ix, data, index.DefaultCaps)
+	res.Warning = res.Pressure.Message()
+	return res, w, nil
+}
+
+// findExisting returns the topic an add should update, stamped as read:
+// the file with the same type and name, else (unless req.New) the most
+// similar topic of the same type in the index. It reads only the index
+// and at most one topic file, so an add costs the same with ten topics or
+// ten thousand.
+func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, atomicfile.Stamp, string, error) {
+	if req.New {
+		return nil, atomicfile.Stamp{}, "", nil
+	}
+	file := FileName(req.Type, req.Name)
+	t, st, err := d.readTopic(file)
+	switch {
+	case err == nil && strings.EqualFold(t.Name, req.Name):
+		return t, st, "name", nil
+	case err == nil:
+		// Same slug, different name ("C++ tips" vs "C tips"): not the same.
+	case errors.Is(err, ErrNotFound):
+	default:
+		return nil, st, "", &InputError{Msg: fmt.Sprintf("cannot update %v; fix the file or pass --new", err), Err: err}
+	}
+	desc := req.Description
+	if desc == "" {
+		desc = Describe(req.Text)
+	}
+	m := newMatcher(req.Name + " " + desc)
+	best, how, score := bestMatch(m, ix.Lines, req, file)
+	if how != "name" {
+		// Topics that `index --fit` moved to the type's overflow index
+		// are memories too.
+		if data, err := atomicfile.ReadInside(d.Path, index.OverflowFile(req.Type)); err == nil {
+			if f, h, sc := bestMatch(m, index.Parse(data).Lines, req, file); h == "name" || sc > score {
+				best, how = f, h
+			}
+		}
+	}
+	if best == "" {
+		return nil, st, "", nil
+	}
+	t, st, err = d.readTopic(best)
+	if err != nil {
+		return nil, st, "", nil // a dangling or broken entry is lint's business
+	}
+	return t, st, how, nil
+}
