@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/frontmatter"
 	"github.com/memdir/memdir/index"
 )
@@ -90,8 +89,7 @@ func (d *Dir) isPrivate(file string, buf []byte) bool {
 	if strings.ContainsAny(file, `/\`) {
 		return false
 	}
-	path := filepath.Join(d.Path, file)
-	f, err := os.Open(path)
+	f, err := atomicfile.OpenInside(d.Path, file) // never through a link out
 	if err != nil {
 		return false
 	}
@@ -103,7 +101,7 @@ func (d *Dir) isPrivate(file string, buf []byte) bool {
 	}
 	yml, _, err := frontmatter.Split(head)
 	if errors.Is(err, frontmatter.ErrUnclosed) && n == len(buf) {
-		if whole, rerr := os.ReadFile(path); rerr == nil {
+		if whole, rerr := atomicfile.ReadInside(d.Path, file); rerr == nil {
 			yml, _, err = frontmatter.Split(whole)
 		}
 	}
