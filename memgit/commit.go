@@ -88,7 +88,10 @@ func (r *Repo) Commit(paths []string, msg string) (Result, error) {
 		return res, err
 	}
 	res.Hash = h
-	return res, lk.commit(func(w io.Writer) error { return idx.write(w, files) })
+	if err := lk.commit(func(w io.Writer) error { return idx.write(w, files) }); err != nil {
+		return res, err
+	}
+	return res, r.maintain()
 }
 
 // sparsePattern names the memory directory for git sparse-checkout add.

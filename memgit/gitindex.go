@@ -10,62 +10,12 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
-
-// indexLock is git's index.lock, taken the way git takes it (O_EXCL), so
-// that memgit and a git process never write the index at the same time.
-// The new index is written into the lock file and renamed over the index.
-type indexLock struct {
-	f    *os.File
-	path string
-	done bool
-}
-
-func (r *Repo) lockIndex() (*indexLock, error) {
-	p := filepath.Join(r.gitDir, "index.lock")
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return nil, &RefusedError{Reason: fmt.Sprintf("%s exists: another git process seems to be running in this repository; if none is, remove the file and try again", p)}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("lock the git index: %w", err)
-	}
-	return &indexLock{f: f, path: p}, nil
-}
-
-// commit writes the new index into the lock file with write and renames
-// it over the index.
-func (l *indexLock) commit(write func(io.Writer) error) error {
-	if err := write(l.f); err != nil {
-		return fmt.Errorf("write the git index: %w", err)
-	}
-	// No fsync, as git does by default: the index is a cache of the
-	// commit just made and the work tree, and git rebuilds a lost one.
-	if err := l.f.Close(); err != nil {
-		return fmt.Errorf("write the git index: %w", err)
-	}
-	l.done = true
-	if err := os.Rename(l.path, strings.TrimSuffix(l.path, ".lock")); err != nil {
-		_ = os.Remove(l.path)
-		return fmt.Errorf("write the git index: %w", err)
-	}
-	return nil
-}
-
-// release drops the lock without touching the index, unless commit ran.
-func (l *indexLock) release() {
-	if l.done {
-		return
-	}
-	_ = l.f.Close()
-	_ = os.Remove(l.path)
-}
 
 // readIndex reads this work tree's index, noting where the entries of
 // the repository paths in want are; a missing index is empty. An index

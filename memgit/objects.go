@@ -52,11 +52,12 @@ func (r *Repo) storeObject(t plumbing.ObjectType, parts ...[]byte) (plumbing.Has
 	// A packed copy is not looked for: go-git's lookup stats every
 	// objects/xx directory, and a loose duplicate of a packed object is
 	// harmless (git gc drops it).
-	f, err := os.CreateTemp(r.objectsDir(), "tmp_obj_")
+	f, err := createTemp(r.objectsDir(), "tmp_obj_")
 	if err != nil {
 		return h, fmt.Errorf("store %s: %w", t, err)
 	}
 	defer os.Remove(f.Name())
+	hook("object-temp")
 	if size >= bigObject {
 		err = writeStored(f, header, parts)
 	} else {

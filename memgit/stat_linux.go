@@ -26,3 +26,11 @@ func statOf(fi fs.FileInfo) fileStat {
 // nanosecond, device, inode, owner, size): a match means the file still
 // holds the content the entry hashed, unless the entry is racy.
 func sameStat(entry, file fileStat) bool { return entry == file }
+
+// fileIDOf is a file's device and inode.
+func fileIDOf(fi fs.FileInfo) fileID {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return fileID{dev: uint64(st.Dev), ino: st.Ino}
+	}
+	return fileID{}
+}
