@@ -30,16 +30,23 @@ const (
 var testNow = time.Date(2026, 11, 22, 10, 4, 5, 0, time.UTC)
 
 // TestMain lets the test binary act as a dream process for the crash
-// tests: with DREAM_HELPER_DIR set it dreams that directory and exits.
+// tests: with DREAM_HELPER_DIR set it dreams that directory and exits;
+// with DREAM_HELPER_APPEND_DIR it is a person editing files meanwhile.
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(appendDirEnv); dir != "" {
+		appendHelper(dir)
+	}
 	if dir := os.Getenv(helperDirEnv); dir != "" {
 		crash, _ := strconv.Atoi(os.Getenv(helperCrashEnv))
 		d := memdir.Open(dir, memdir.Log)
 		d.Now = func() time.Time { return testNow }
-		_, err := Run(context.Background(), Options{Dir: d, CrashAfter: crash})
+		rep, err := Run(context.Background(), Options{Dir: d, CrashAfter: crash})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
+		}
+		for _, p := range rep.Problems {
+			fmt.Println("problem:", p)
 		}
 		os.Exit(0)
 	}
