@@ -3,8 +3,15 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memdir/memdir/dailylog"
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/search"
+	"github.com/memdir/memdir/typesx"
 )
 
 // errNoSearch is the tool error of the recall tools while this build has
@@ -20,8 +27,52 @@ type searchInput struct {
 	Until string     `json:"until,omitempty" jsonschema:"only memories changed on or before this date, in the same forms"`
 }
 
-func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, any, error) {
-	return nil, nil, errNoSearch
+// searchOutput is what memory_search found, best first.
+type searchOutput struct {
+	Results []search.Hit `json:"results"`
+}
+
+// search runs the engine and ranking of `memdir search`; private topics
+// stay out, as they do by default there.
+func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
+	out := searchOutput{Results: []search.Hit{}}
+	p, err := s.project(ctx, req.Session)
+	if err != nil {
+		return nil, out, err
+	}
+	q := search.Query{Text: in.Query, Limit: in.Limit}
+	if in.Type != "" {
+		t, err := parseType(in.Type, false)
+		if err != nil {
+			return nil, out, err
+		}
+		q.Types = []typesx.Type{t}
+	}
+	if q.Since, err = day("since", in.Since, p.Dir); err != nil {
+		return nil, out, err
+	}
+	if q.Until, err = day("until", in.Until, p.Dir); err != nil {
+		return nil, out, err
+	}
+	hits, err := search.Open(p.Dir).Search(ctx, q)
+	if err != nil {
+		return nil, out, err
+	}
+	out.Results = hits
+	return nil, out, nil
+}
+
+// day reads a since or until date against the directory's clock.
+func day(what, v string, d *memdir.Dir) (string, error) {
+	now := time.Now()
+	if d.Now != nil {
+		now = d.Now()
+	}
+	day, err := dailylog.ParseDay(v, now)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	return day, nil
 }
 
 // timelineInput is the point memory_timeline looks around.

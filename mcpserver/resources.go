@@ -2,15 +2,16 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
 )
@@ -60,13 +61,11 @@ func (s *Server) readTopic(ctx context.Context, req *mcp.ReadResourceRequest) (*
 	if err != nil {
 		return nil, internalError(err)
 	}
-	path := filepath.Join(p.Dir.Path, file)
-	// A link (or anything but a plain file) could lead out of the memory
-	// directory: a resource is only ever a file inside it.
-	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+	// A topic linked out of the memory directory is never read.
+	data, err := atomicfile.ReadInside(p.Dir.Path, file)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, atomicfile.ErrOutside) {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, internalError(fmt.Errorf("read %s: %w", file, err))
 	}

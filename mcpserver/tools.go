@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -74,6 +75,9 @@ func (s *Server) show(ctx context.Context, req *mcp.CallToolRequest, in refInput
 	if err != nil {
 		return nil, memdir.TopicView{}, err
 	}
+	// Shown is recalled, as with `memdir show`: counting is a nicety that
+	// never fails the call.
+	_ = search.Open(p.Dir).Recall(file)
 	return nil, t.View(true), nil
 }
 

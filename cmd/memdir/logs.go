@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -108,22 +106,9 @@ func printLogs(a *app, entries []dailylog.Entry, done []bool) {
 
 // logDate turns a --since or --until value into YYYY-MM-DD.
 func logDate(flag, v string, now time.Time) (string, error) {
-	v = strings.ToLower(strings.TrimSpace(v))
-	switch {
-	case v == "":
-		return "", nil
-	case v == "today":
-		return now.Format(dailylog.DateLayout), nil
-	case v == "yesterday":
-		return now.AddDate(0, 0, -1).Format(dailylog.DateLayout), nil
-	case strings.HasSuffix(v, "d"):
-		if n, err := strconv.Atoi(strings.TrimSuffix(v, "d")); err == nil && n >= 0 {
-			return now.AddDate(0, 0, -n).Format(dailylog.DateLayout), nil
-		}
-	default:
-		if _, err := time.Parse(dailylog.DateLayout, v); err == nil {
-			return v, nil
-		}
+	day, err := dailylog.ParseDay(v, now)
+	if err != nil {
+		return "", usagef("%s %v", flag, err)
 	}
-	return "", usagef("%s %q is not a date: use YYYY-MM-DD, today, yesterday or Nd", flag, v)
+	return day, nil
 }

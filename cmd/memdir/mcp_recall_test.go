@@ -8,23 +8,76 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+type searchResult struct {
+	Results []struct {
+		File, Name, Type, Snippet, Modified string
+		Score                               float64
+	} `json:"results"`
+}
+
+func (r searchResult) files() []string {
+	var out []string
+	for _, h := range r.Results {
+		out = append(out, h.File)
+	}
+	return out
+}
+
 // testRecallTools checks memory_search, memory_timeline and memory_stats
-// on the project TestMCPTools left behind.
+// on the project TestMCPTools left behind: feedback_testing_policy.md and
+// the private project_salary_bands.md.
 func testRecallTools(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
 	t.Helper()
-	for _, name := range []string{"memory_search", "memory_timeline", "memory_stats"} {
-		args := map[string]any{}
-		if name == "memory_search" {
-			args["query"] = "database"
+	res := callOK[searchResult](t, ctx, cs, "memory_search", map[string]any{"query": "databases"})
+	if len(res.Results) != 1 {
+		t.Fatalf("search databases = %+v", res)
+	}
+	h := res.Results[0]
+	if h.File != "feedback_testing_policy.md" || h.Name != "Testing policy" || h.Type != "feedback" ||
+		!strings.Contains(h.Snippet, "**database**") || !strings.HasPrefix(h.Modified, "2026-11-22") || h.Score <= 0 {
+		t.Errorf("hit = %+v", h)
+	}
+	for _, args := range []map[string]any{
+		{"query": "confidential"},                    // private topics stay out
+		{"query": "database", "type": "project"},     // type filter
+		{"query": "database", "since": "2026-11-23"}, // changed before
+		{"query": "database", "until": "yesterday"},  // the clock is pinned to 2026-11-22
+		{"query": "database NOT mocks"},              // the query language
+	} {
+		if r := callOK[searchResult](t, ctx, cs, "memory_search", args); len(r.Results) != 0 {
+			t.Errorf("search %v = %v, want nothing", args, r.files())
 		}
-		if msg := callErr(t, ctx, cs, name, args); !strings.Contains(msg, "search is not available in this build") {
+	}
+	if r := callOK[searchResult](t, ctx, cs, "memory_search", map[string]any{"query": "database", "since": "today", "limit": 1}); len(r.Results) != 1 {
+		t.Errorf("search since today = %v", r.files())
+	}
+	for _, args := range []map[string]any{
+		{"query": `"unbalanced`}, {"query": ""}, {"query": "x", "since": "next week"}, {"query": "x", "limit": 5000},
+	} {
+		if msg := callErr(t, ctx, cs, "memory_search", args); strings.Contains(msg, "fts") || msg == "" {
+			t.Errorf("search %v: %q", args, msg)
+		}
+	}
+	for _, name := range []string{"memory_timeline", "memory_stats"} {
+		if msg := callErr(t, ctx, cs, name, map[string]any{}); !strings.Contains(msg, "search is not available in this build") {
 			t.Errorf("%s: %s", name, msg)
 		}
 	}
 }
 
-// testSearchSeesEdit checks that memory_search sees a direct edit.
+// testSearchSeesEdit checks that memory_search sees direct edits at once:
+// TestMCPSeesDirectEdits rewrote the runbook topic to say "handbook" and
+// deleted the on-call topic.
 func testSearchSeesEdit(t *testing.T, ctx context.Context, cs *mcp.ClientSession, dir string) {
 	t.Helper()
-	callErr(t, ctx, cs, "memory_search", map[string]any{"query": "handbook"})
+	if r := callOK[searchResult](t, ctx, cs, "memory_search", map[string]any{"query": "handbook"}); len(r.Results) != 1 ||
+		r.Results[0].File != "reference_deploy_runbook.md" {
+		t.Errorf("search handbook after the edit = %v", r.files())
+	}
+	if r := callOK[searchResult](t, ctx, cs, "memory_search", map[string]any{"query": "wiki"}); len(r.Results) != 0 {
+		t.Errorf("search wiki (edited away) = %v", r.files())
+	}
+	if r := callOK[searchResult](t, ctx, cs, "memory_search", map[string]any{"query": "PagerDuty"}); len(r.Results) != 0 {
+		t.Errorf("search PagerDuty (deleted topic) = %v", r.files())
+	}
 }

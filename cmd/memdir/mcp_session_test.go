@@ -40,6 +40,9 @@ func TestMCPSeesDirectEdits(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "reference_on_call.md"), []byte(hand), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if r := callOK[searchResult](t, ctx, cs, "memory_search", map[string]any{"query": "PagerDuty"}); len(r.Results) != 1 {
+		t.Errorf("search for a topic written by hand = %v", r.files())
+	}
 	l := callOK[listResult](t, ctx, cs, "memory_list", nil)
 	if !slices.Equal(files(l), []string{"reference_deploy_runbook.md", "reference_on_call.md"}) || l.Topics[0].Description != "Moved to the handbook" {
 		t.Errorf("list after edits = %+v", l.Topics)
