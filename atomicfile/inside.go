@@ -33,12 +33,13 @@ func openRoot(dir string) (*os.Root, error) {
 // the root. The error is not exported; it is the only non-errno error an
 // os.Root lookup returns.
 func escapes(err error) bool {
-	var pe *fs.PathError
-	if !errors.As(err, &pe) {
-		return false
+	for ; err != nil; err = errors.Unwrap(err) {
+		var errno syscall.Errno
+		if !errors.As(err, &errno) && err.Error() == "path escapes from parent" {
+			return true
+		}
 	}
-	var errno syscall.Errno
-	return !errors.As(pe.Err, &errno) && pe.Err.Error() == "path escapes from parent"
+	return false
 }
 
 // outside turns os.Root's escape error into one that names rel and wraps

@@ -80,6 +80,9 @@ func TestReadInside(t *testing.T) {
 	if _, err := StatInside(mem, "out.md"); !errors.Is(err, ErrOutside) {
 		t.Errorf("StatInside(out.md) = %v, want ErrOutside", err)
 	}
+	if err := MkdirAllInside(mem, "outdir", 0o755); !errors.Is(err, ErrOutside) {
+		t.Errorf("MkdirAllInside(outdir) = %v, want ErrOutside", err)
+	}
 	if err := MkdirAllInside(mem, "outdir/new", 0o755); !errors.Is(err, ErrOutside) {
 		t.Errorf("MkdirAllInside(outdir/new) = %v, want ErrOutside", err)
 	}
