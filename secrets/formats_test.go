@@ -84,6 +84,7 @@ func credentials() []credential {
 		{"soft hyphen split key id", "AKIA" + strings.ToUpper(hexs(8, 235)) + "\u00ad" + strings.ToUpper(hexs(8, 236)), false},
 		{"word joiner split password", "pass\u2060word=hunter22", false},
 		{"quoted password in prose", "The passphrase is 'correct horse'", false},
+		{"password holding the word", "ADMIN_PASSWORD=Password1", false},
 	}
 }
 
@@ -123,6 +124,10 @@ func innocuous() []string {
 		"password: disabled",
 		"password = cfg.Password",
 		"password = getpass.getpass()",
+		"password = request",
+		"Passphrase: passphrase,",
+		`X_PATH_MASTERPASSWD = "/etc/master.passwd"`,
+		`encodeUserPassword: "encodeUserPassword",`,
 		"export PGPASSWORD=$(cat ~/.pgpass)",
 		"tests pass: 12/14 after the fix",
 		"def check_password(pw: str) -> bool:\n    return bcrypt.checkpw(pw, stored_hash)",
@@ -139,6 +144,7 @@ func innocuous() []string {
 		"https://github.com/memdir/memdir/pull/123#issuecomment-456",
 		"postgres://localhost:5432/app?sslmode=disable",
 		"https://example.com/search?q=memdir&page=2",
+		"cvs -d cvs://:pserver:anoncvs@sources.redhat.com:/cvs/src co binutils",
 		"github.com/sergi/go-diff v1.3.2-0.20230802210424-5b0b94c5c0d3 h1:" + gen(b64, 43, 302) + "=",
 		`"integrity": "sha512-` + gen(b64, 86, 303) + `=="`,
 		"image sha256:" + hexs(64, 304),

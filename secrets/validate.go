@@ -18,7 +18,7 @@ var fakeMarkers = []string{
 // placeholderWords are whole values that name a credential instead of
 // being one.
 var placeholderWords = map[string]bool{
-	"password": true, "passwd": true, "pass": true, "pwd": true, "secret": true,
+	"password": true, "passwd": true, "passphrase": true, "pass": true, "pwd": true, "secret": true,
 	"token": true, "user": true, "username": true, "null": true, "none": true,
 	"nil": true, "true": true, "false": true, "undefined": true, "empty": true,
 	"required": true, "optional": true, "hidden": true, "string": true,
@@ -109,9 +109,13 @@ func jwt(g []string) bool {
 }
 
 // urlCredentials accepts scheme://user:pass@ when pass is a literal that
-// differs from the user name.
+// differs from the user name, and scheme://:pass@ (Redis) when pass holds
+// no further colon (cvs://:pserver:anoncvs@ is a CVS root, no password).
 func urlCredentials(g []string) bool {
 	user, pass := g[2], g[3]
+	if user == "" && strings.Contains(pass, ":") {
+		return false
+	}
 	return len(pass) >= minURLPassLen && !placeholder(pass) && pass != user
 }
 
@@ -144,11 +148,46 @@ func assignment(lonelyWord bool) func(g []string) bool {
 		if len(v) < minAssignedLen || placeholder(v) || strings.Count(v, " ") >= 2 {
 			return false
 		}
+		if namesPassword(v) {
+			return false
+		}
 		if bare == "" || hasDigit(v) || hasSymbol(v) {
 			return true
 		}
-		return lonelyWord && len(g) > 5 && (g[5] == "" || strings.Contains(",;", g[5])) && plainWord(v)
+		return lonelyWord && len(g) > 5 && g[5] == "" && configOp(g[1], v) && plainWord(v)
 	}
+}
+
+// namesPassword reports whether v is an identifier or a file name that
+// holds the word password or passphrase (encodeUserPassword,
+// /etc/master.passwd): a name, not a password. MyPassword is taken for a
+// name too.
+func namesPassword(v string) bool {
+	l := lowerASCII(v)
+	if !strings.Contains(l, "passw") && !strings.Contains(l, "passphrase") {
+		return false
+	}
+	if strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789_./-") != "" {
+		return false
+	}
+	// A separator or a capital inside makes it a name; Password1 alone is
+	// a (weak) password.
+	return strings.ContainsAny(v, "_./") || strings.IndexFunc(v[1:], unicode.IsUpper) >= 0
+}
+
+// configOp reports whether the operator between the key and the value v in
+// assignment a is a configuration file's: "key: value" (YAML), or
+// "key=value" without a blank before '=' (env, INI, shell). Code puts
+// blanks around '=' (password = request), and there a lone word is a
+// variable.
+func configOp(a, v string) bool {
+	op := strings.TrimSuffix(a, v)
+	op = strings.TrimLeft(op, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+	op = strings.Trim(op, "\"'*")
+	if strings.HasPrefix(op, ":") {
+		return !strings.HasPrefix(op, ":=")
+	}
+	return strings.HasPrefix(op, "=") && !strings.HasPrefix(op, "=>")
 }
 
 // prosePassword accepts the value of "the password is X": quoted, any
