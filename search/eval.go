@@ -6,18 +6,26 @@ import (
 	"strings"
 )
 
-// BM25F parameters. Each field's term frequency is weighted and
-// normalised by the field's length against its average, the weighted
-// sum is saturated once (k1), and multiplied by the word's idf. A name
-// says what a memory is about, a description sums it up, tags label it,
-// and the body holds the detail.
+// Relevance is BM25 with field weights: for each query word, each
+// field's frequency is normalised by the field's length against its
+// average (b), saturated (k1), weighted, summed over the fields and
+// multiplied by the word's idf. A name says what a memory is about, a
+// description sums it up, tags label it, and the body holds the detail.
+//
+// Each field saturates on its own. BM25F proper adds the weighted
+// frequencies first and saturates once; on the evaluation set (1,036
+// topics whose distractors repeat common words) that lets a body full of
+// a common word outrank a name that holds it: MRR 0.941 against 0.961,
+// and it moved with every weight and k1 tried, where this did not.
 var (
 	fieldWeight = [numFields]float64{fieldName: 5, fieldDesc: 3, fieldTags: 2.5, fieldBody: 1}
 	fieldB      = [numFields]float64{fieldName: 0.5, fieldDesc: 0.5, fieldTags: 0.3, fieldBody: 0.75}
 )
 
+// k1 is BM25's saturation: how fast more occurrences stop counting.
+var k1 = 2.0
+
 const (
-	k1 = 1.2
 	// maxExpansions bounds the words one prefix stands for.
 	maxExpansions = 512
 )
@@ -191,18 +199,18 @@ func (e *evaluator) leaf(t *tfs) []match {
 	return out
 }
 
-// saturate is BM25F's term part: weighted, length-normalised frequency
-// summed over the fields, then saturated.
+// saturate is the term part of the score: each field's frequency,
+// normalised by the field's length and saturated, weighted and summed.
 func (e *evaluator) saturate(tf *[numFields]uint32, d *doc) float64 {
-	var w float64
+	var s float64
 	for f, n := range tf {
 		if n == 0 {
 			continue
 		}
 		norm := 1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/e.v.avg[f]
-		w += fieldWeight[f] * float64(n) / norm
+		s += fieldWeight[f] * float64(n) * (k1 + 1) / (k1*norm + float64(n))
 	}
-	return w * (k1 + 1) / (k1 + w)
+	return s
 }
 
 // unite merges two sorted match lists; alt keeps the better reading of

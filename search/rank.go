@@ -23,8 +23,8 @@ const (
 // of it moves a memory whose name is exactly the query below one whose
 // name is not.
 const (
+	maxFade     = 0.1
 	day         = 24 * time.Hour
-	maxFade     = 0.3
 	expiredCut  = 0.8
 	maxBoost    = 0.15
 	exactWindow = 200 // the best matches checked for an exact name

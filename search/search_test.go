@@ -38,7 +38,7 @@ func newDir(t *testing.T, files map[string]string) *memdir.Dir {
 	return d
 }
 
-func writeFile(t *testing.T, path, content string) {
+func writeFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
