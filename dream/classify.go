@@ -121,3 +121,14 @@ func cleanName(name string) string {
 	}
 	return name
 }
+
+// Untyped is what the built-in distiller makes of a note that came with no
+// type and no title: the text without the filler in front of it ("remember
+// that"), its type by TypeRules (project when no rule matches) and a topic
+// name derived from its first clause. `memdir capture` calls it, so that a
+// note remembered from a prompt is typed and named as the dream would.
+func Untyped(text string) (typ typesx.Type, name, tidy string) {
+	tidy = tidyText(strings.TrimSpace(text))
+	typ, _ = classify("", tidy)
+	return typ, cleanName(deriveName(tidy)), tidy
+}

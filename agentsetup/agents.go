@@ -1,0 +1,247 @@
+package agentsetup
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Agents are the agents setup knows, in the order help lists them.
+var Agents = []string{"claude", "codex", "gemini", "amp"}
+
+// Options say what to wire, where, and with which memdir.
+type Options struct {
+	Agent string
+	User  bool // the user-wide files; else the project's
+	Undo  bool
+	// Program is the memdir executable the agent runs: "memdir" (found on
+	// PATH) or an absolute path.
+	Program string
+	Home    string // the user's home directory
+	Root    string // the project root, for project files
+	Getenv  func(string) string
+	// InstructionFile is the instruction file that gets the memory note
+	// for agents without hooks (amp); absolute.
+	InstructionFile string
+}
+
+// target is one file setup edits and what it puts there.
+type target struct {
+	path   string
+	format string // "json", "toml" or "md"
+	// JSON: the MCP server entry and its key path; the hooks to wire.
+	server     jobj
+	serverPath []string
+	hooks      []hookSpec
+	// TOML and markdown: the managed block.
+	fence fence
+	block string
+}
+
+// hookSpec is one hook setup wires: a matcher group with one command.
+type hookSpec struct {
+	event   string
+	matcher string
+	sub     string // the memdir subcommand and its arguments, e.g. "capture"
+	timeout int
+}
+
+// The memdir subcommands hooks run.
+func contextArgs(agent string) string {
+	return "context --agent " + agent + " --no-instructions --format claude-hook"
+}
+
+const captureArgs = "capture"
+
+// targets lists the files for o.Agent and scope.
+func targets(o Options) ([]target, error) {
+	env := func(k string) string {
+		if o.Getenv == nil {
+			return ""
+		}
+		return o.Getenv(k)
+	}
+	home := o.Home
+	switch o.Agent {
+	case "claude":
+		return claudeTargets(o, firstOf(env("CLAUDE_CONFIG_DIR"), filepath.Join(home, ".claude")), firstOf(env("CLAUDE_CONFIG_DIR"), home)), nil
+	case "codex":
+		return codexTargets(o, firstOf(env("CODEX_HOME"), filepath.Join(home, ".codex"))), nil
+	case "gemini":
+		return geminiTargets(o, filepath.Join(firstOf(env("GEMINI_CLI_HOME"), home), ".gemini")), nil
+	case "amp":
+		return ampTargets(o, filepath.Join(home, ".config", "amp"))
+	}
+	return nil, fmt.Errorf("unknown agent %q: use %s", o.Agent, strings.Join(Agents, ", "))
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// stdioServer is the MCP entry that runs `memdir mcp`.
+func stdioServer(o Options, withType bool) jobj {
+	s := jobj{{"command", o.Program}, {"args", []any{"mcp"}}}
+	if withType {
+		s = append(jobj{{"type", "stdio"}}, s...)
+	}
+	return s
+}
+
+// Claude Code: MCP servers in .mcp.json (project) or ~/.claude.json
+// (user; inside CLAUDE_CONFIG_DIR when set, and the legacy
+// ~/.claude/.config.json when that exists); hooks in .claude/settings.json
+// or ~/.claude/settings.json.
+func claudeTargets(o Options, claudeDir, globalDir string) []target {
+	mcpFile := filepath.Join(o.Root, ".mcp.json")
+	settings := filepath.Join(o.Root, ".claude", "settings.json")
+	if o.User {
+		mcpFile = filepath.Join(globalDir, ".claude.json")
+		if legacy := filepath.Join(claudeDir, ".config.json"); exists(legacy) {
+			mcpFile = legacy
+		}
+		settings = filepath.Join(claudeDir, "settings.json")
+	}
+	return []target{
+		{path: mcpFile, format: "json", server: stdioServer(o, true), serverPath: []string{"mcpServers", "memdir"}},
+		{path: settings, format: "json", hooks: []hookSpec{
+			{event: "SessionStart", matcher: "startup|clear|compact", sub: contextArgs("claude"), timeout: 30},
+			{event: "UserPromptSubmit", sub: captureArgs, timeout: 30},
+			{event: "PreCompact", sub: captureArgs, timeout: 30},
+			{event: "SessionEnd", sub: captureArgs, timeout: 30},
+		}},
+	}
+}
+
+// Codex: [mcp_servers.memdir] in config.toml (~/.codex or CODEX_HOME for
+// the user, .codex/ in a trusted project) and hooks in hooks.json beside it.
+func codexTargets(o Options, codexHome string) []target {
+	dir := codexHome
+	if !o.User {
+		dir = filepath.Join(o.Root, ".codex")
+	}
+	block := "# >>> memdir setup: managed block; `memdir setup codex --undo` removes it\n" +
+		"[mcp_servers.memdir]\n" +
+		"command = " + tomlQuote(o.Program) + "\n" +
+		"args = [\"mcp\"]\n" +
+		"# <<< memdir setup\n"
+	return []target{
+		{path: filepath.Join(dir, "config.toml"), format: "toml", fence: tomlFence, block: block},
+		{path: filepath.Join(dir, "hooks.json"), format: "json", hooks: []hookSpec{
+			{event: "SessionStart", matcher: "startup|clear|compact", sub: contextArgs("codex"), timeout: 30},
+			{event: "UserPromptSubmit", sub: captureArgs, timeout: 30},
+			{event: "PreCompact", sub: captureArgs, timeout: 30},
+			{event: "SessionEnd", sub: captureArgs, timeout: 30},
+		}},
+	}
+}
+
+var tomlFence = fence{begin: "# >>> memdir setup", end: "# <<< memdir setup"}
+
+// Gemini CLI: mcpServers and hooks in one settings.json (.gemini/ in the
+// project, ~/.gemini/ for the user, GEMINI_CLI_HOME replacing ~). Hook
+// timeouts are in milliseconds; BeforeAgent carries the prompt and
+// PreCompress comes before compression.
+func geminiTargets(o Options, geminiDir string) []target {
+	path := filepath.Join(o.Root, ".gemini", "settings.json")
+	if o.User {
+		path = filepath.Join(geminiDir, "settings.json")
+	}
+	return []target{{path: path, format: "json",
+		server: stdioServer(o, false), serverPath: []string{"mcpServers", "memdir"},
+		hooks: []hookSpec{
+			{event: "SessionStart", sub: contextArgs("gemini"), timeout: 30000},
+			{event: "BeforeAgent", sub: captureArgs, timeout: 30000},
+			{event: "PreCompress", sub: captureArgs, timeout: 30000},
+			{event: "SessionEnd", sub: captureArgs, timeout: 30000},
+		}}}
+}
+
+// Amp: "amp.mcpServers" in .amp/settings.json or ~/.config/amp/settings.json.
+// Amp has no hooks, so its instruction file gets a short note that sends
+// the agent to the MCP tools at the start of a task.
+func ampTargets(o Options, ampDir string) ([]target, error) {
+	path := filepath.Join(o.Root, ".amp", "settings.json")
+	if o.User {
+		path = filepath.Join(ampDir, "settings.json")
+	}
+	ts := []target{{path: path, format: "json", server: stdioServer(o, false), serverPath: []string{"amp.mcpServers", "memdir"}}}
+	if o.InstructionFile == "" {
+		return nil, fmt.Errorf("amp: no instruction file to put the memory note in")
+	}
+	return append(ts, target{path: o.InstructionFile, format: "md", fence: mdFence, block: ampNote}), nil
+}
+
+var mdFence = fence{begin: "<!-- >>> memdir setup", end: "<!-- <<< memdir setup"}
+
+const ampNote = "<!-- >>> memdir setup: managed block; `memdir setup amp --undo` removes it -->\n" +
+	"## Memory\n" +
+	"\n" +
+	"Memory from earlier sessions is served by the `memdir` MCP server. At the start of a task, call\n" +
+	"`memory_list` and `memory_search` (with the task's subject) to load what is known, and verify a\n" +
+	"remembered file, flag or command before relying on it. When the user asks you to remember\n" +
+	"something, save it with `memory_add`.\n" +
+	"<!-- <<< memdir setup -->\n"
+
+// tomlQuote writes s as a TOML basic string.
+func tomlQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// hookCommand is the shell command line of a hook: the program, quoted
+// for the shell when it needs to be, and the subcommand.
+func hookCommand(program, sub string) string {
+	return shellQuote(program) + " " + sub
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain
+// path characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// runsMemdir splits a hook command into the program and the rest when the
+// program is a memdir binary (any path); ok is false otherwise.
+func runsMemdir(command string) (program, rest string, ok bool) {
+	c := strings.TrimSpace(command)
+	if strings.HasPrefix(c, "'") {
+		end := strings.Index(c[1:], "'")
+		if end < 0 {
+			return "", "", false
+		}
+		program, rest = c[1:1+end], c[2+end:]
+	} else {
+		program, rest, _ = strings.Cut(c, " ")
+	}
+	base := filepath.Base(program)
+	if base != "memdir" && base != "memdir.exe" {
+		return "", "", false
+	}
+	return program, strings.TrimSpace(rest), true
+}

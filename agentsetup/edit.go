@@ -1,0 +1,319 @@
+package agentsetup
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// edit applies t (or, with undo, takes it out) to a file's text. It
+// returns the new text, notes for the person and whether the file should
+// go (an undo left an empty object in a JSON file).
+func (t target) edit(src string, o Options) (string, []string, bool, error) {
+	switch t.format {
+	case "json":
+		return t.editJSON(src, o)
+	case "toml":
+		out, notes, err := t.editTOML(src, o)
+		return out, notes, o.Undo && strings.TrimSpace(out) == "" && src != out, err
+	default:
+		out, _, err := t.editBlock(src, o.Undo)
+		return out, nil, o.Undo && strings.TrimSpace(out) == "" && src != out, err
+	}
+}
+
+func (t target) editJSON(src string, o Options) (string, []string, bool, error) {
+	d, err := newJSONDoc(t.path, src)
+	if err != nil {
+		return "", nil, false, err
+	}
+	initial := d.src
+	var notes []string
+	if t.serverPath != nil {
+		note, err := d.server(t, o)
+		if err != nil {
+			return "", nil, false, err
+		}
+		notes = appendNote(notes, note)
+	}
+	for _, h := range t.hooks {
+		var note string
+		if o.Undo {
+			err = d.unhook(h)
+		} else {
+			note, err = d.hook(h, o.Program)
+		}
+		if err != nil {
+			return "", nil, false, err
+		}
+		notes = appendNote(notes, note)
+	}
+	if d.src == initial {
+		return src, notes, false, nil
+	}
+	gone := o.Undo && len(d.root.items) == 0 && strings.TrimSpace(d.src[d.root.start+1:d.root.end-1]) == ""
+	return d.src, notes, gone, nil
+}
+
+func appendNote(notes []string, note string) []string {
+	if note == "" {
+		return notes
+	}
+	return append(notes, note)
+}
+
+// server puts the MCP entry in, or takes it out. An entry by that name
+// that does not run `memdir mcp` belongs to the person and stays.
+func (d *jsonDoc) server(t target, o Options) (string, error) {
+	name := strings.Join(t.serverPath, ".")
+	cur := d.lookup(t.serverPath...)
+	ours := cur != nil && isMemdirServer(cur)
+	if o.Undo {
+		if !ours {
+			return "", nil
+		}
+		return "", d.removePath(t.serverPath)
+	}
+	switch {
+	case cur == nil:
+		return "", d.set(t.server, t.serverPath...)
+	case !ours:
+		return fmt.Sprintf("%s: %s is already set and does not run `memdir mcp`; left as it is", d.path, name), nil
+	case strValue(cur, "command") == o.Program:
+		return "", nil
+	}
+	// Ours, with another memdir binary: point it at this one.
+	it, _ := cur.member("command")
+	return "", d.splice(it.val.start, it.val.end, quote(o.Program))
+}
+
+// isMemdirServer reports whether an MCP entry runs `memdir mcp`.
+func isMemdirServer(n *node) bool {
+	if _, _, ok := runsMemdir(strValue(n, "command")); !ok {
+		return false
+	}
+	it, _ := n.member("args")
+	return it != nil && it.val.kind == '[' && len(it.val.items) == 1 && it.val.items[0].val.str == "mcp"
+}
+
+// strValue is the string value of member key of object n, or "".
+func strValue(n *node, key string) string {
+	it, _ := n.member(key)
+	if it == nil || it.val.kind != '"' {
+		return ""
+	}
+	return it.val.str
+}
+
+// hookGroup is the matcher group setup writes for h.
+func hookGroup(h hookSpec, program string) jobj {
+	hook := jobj{{"type", "command"}, {"command", hookCommand(program, h.sub)}, {"timeout", h.timeout}}
+	g := jobj{{"hooks", []any{hook}}}
+	if h.matcher != "" {
+		g = append(jobj{{"matcher", h.matcher}}, g...)
+	}
+	return g
+}
+
+// found is a hook command inside hooks.<event>: the group's index and the
+// hook's index inside the group.
+type found struct {
+	group, hook int
+	node        *node // the hook object
+	exact       bool  // setup's own form (any memdir path)
+}
+
+// findHooks lists the hooks of event that run the memdir subcommand of h.
+func (d *jsonDoc) findHooks(h hookSpec) []found {
+	list := d.lookup("hooks", h.event)
+	if list == nil || list.kind != '[' {
+		return nil
+	}
+	verb, _, _ := strings.Cut(h.sub, " ")
+	var out []found
+	for gi, g := range list.items {
+		hooks, _ := g.val.member("hooks")
+		if hooks == nil || hooks.val.kind != '[' {
+			continue
+		}
+		for hi, hk := range hooks.val.items {
+			_, rest, ok := runsMemdir(strValue(hk.val, "command"))
+			if !ok || rest != verb && !strings.HasPrefix(rest, verb+" ") {
+				continue
+			}
+			out = append(out, found{group: gi, hook: hi, node: hk.val, exact: rest == h.sub})
+		}
+	}
+	return out
+}
+
+// hook wires h unless the event already runs that memdir subcommand.
+func (d *jsonDoc) hook(h hookSpec, program string) (string, error) {
+	if hooks := d.lookup("hooks"); hooks != nil && hooks.kind != '{' {
+		return "", d.notObject([]string{"hooks"})
+	}
+	fs := d.findHooks(h)
+	if len(fs) == 0 {
+		return "", d.appendTo(hookGroup(h, program), "hooks", h.event)
+	}
+	f := fs[0]
+	if !f.exact {
+		return fmt.Sprintf("%s: %s already runs `%s` (%s); left as it is", d.path, h.event, strValue(f.node, "command"), "your own variant"), nil
+	}
+	want := hookCommand(program, h.sub)
+	group := d.lookup("hooks", h.event).items[f.group].val
+	if strValue(f.node, "command") == want && strValue(group, "matcher") == h.matcher {
+		return "", nil
+	}
+	hooks, _ := group.member("hooks")
+	if len(hooks.val.items) == 1 && len(group.items) <= 2 {
+		return "", d.splice(group.start, group.end, render(hookGroup(h, program), lineIndent(d.src, group.start), d.unitFor(group.start)))
+	}
+	it, _ := f.node.member("command")
+	return "", d.splice(it.val.start, it.val.end, quote(want))
+}
+
+// unhook takes out the hooks setup wired for h, and what it created to
+// hold them once that is empty.
+func (d *jsonDoc) unhook(h hookSpec) error {
+	for {
+		var f *found
+		for _, x := range d.findHooks(h) {
+			if x.exact {
+				f = &x
+				break
+			}
+		}
+		if f == nil {
+			return nil
+		}
+		list := d.lookup("hooks", h.event)
+		group := list.items[f.group].val
+		hooks, _ := group.member("hooks")
+		var err error
+		if len(hooks.val.items) == 1 && onlyKeys(group, "matcher", "hooks") {
+			err = d.removeItem(list, f.group)
+		} else {
+			err = d.removeItem(hooks.val, f.hook)
+		}
+		if err != nil {
+			return err
+		}
+		if err := d.pruneEmpty([]string{"hooks", h.event}); err != nil {
+			return err
+		}
+	}
+}
+
+func onlyKeys(n *node, keys ...string) bool {
+	for _, it := range n.items {
+		if !slices.Contains(keys, it.key) {
+			return false
+		}
+	}
+	return true
+}
+
+// removePath deletes the member at path, then its parents that are left
+// empty.
+func (d *jsonDoc) removePath(path []string) error {
+	parent := d.lookup(path[:len(path)-1]...)
+	_, i := parent.member(path[len(path)-1])
+	if err := d.removeItem(parent, i); err != nil {
+		return err
+	}
+	return d.pruneEmpty(path[:len(path)-1])
+}
+
+// pruneEmpty removes the members along path, deepest first, that hold an
+// empty object or list.
+func (d *jsonDoc) pruneEmpty(path []string) error {
+	for n := len(path); n > 0; n-- {
+		v := d.lookup(path[:n]...)
+		if v == nil || (v.kind != '{' && v.kind != '[') || len(v.items) > 0 || hasComment(d.src[v.start+1:v.end-1]) {
+			return nil
+		}
+		parent := d.lookup(path[:n-1]...)
+		_, i := parent.member(path[n-1])
+		if err := d.removeItem(parent, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// editTOML writes or removes the [mcp_servers.memdir] block of Codex's
+// config.toml.
+func (t target) editTOML(src string, o Options) (string, []string, error) {
+	sc, err := scanTOML(t.path, src)
+	if err != nil {
+		return "", nil, err
+	}
+	start, end, ok, err := t.fence.find(t.path, src)
+	if err != nil || (o.Undo && !ok) {
+		return src, nil, err
+	}
+	if !o.Undo {
+		from, to := 0, 0
+		if ok {
+			from, to = lineOf(src, start), lineOf(src, end)
+		}
+		note, err := tomlConflict(t.path, sc, from, to)
+		switch {
+		case err != nil:
+			return "", nil, err
+		case note != "" && ok:
+			return "", nil, fmt.Errorf("%s: the memdir MCP server is defined outside memdir's block too; remove one by hand (memdir changed nothing)", t.path)
+		case note != "":
+			return src, []string{note}, nil
+		}
+	}
+	out, _, err := t.editBlock(src, o.Undo)
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := scanTOML(t.path, out); err != nil {
+		return "", nil, fmt.Errorf("%s: memdir's own edit did not parse (a bug): %w", t.path, err)
+	}
+	return out, nil, nil
+}
+
+// tomlConflict looks outside memdir's block (lines from..to) for what
+// would clash with adding [mcp_servers.memdir]: the server already defined
+// (a note: it stays), or mcp_servers written as a value (an error).
+func tomlConflict(path string, sc *tomlScan, from, to int) (string, error) {
+	outside := func(line int) bool { return line < from || line >= to }
+	for _, h := range sc.headers {
+		if outside(h.line) && len(h.path) >= 2 && h.path[0] == "mcp_servers" && h.path[1] == "memdir" {
+			return fmt.Sprintf("%s:%d already defines [mcp_servers.memdir]; left as it is", path, h.line), nil
+		}
+	}
+	for _, k := range sc.keys {
+		if !outside(k.line) || len(k.path) == 0 || k.path[0] != "mcp_servers" {
+			continue
+		}
+		switch {
+		case len(k.path) >= 2 && k.path[1] == "memdir", len(k.path) == 1 && slices.Contains(k.inline, "memdir"):
+			return fmt.Sprintf("%s:%d already defines the memdir MCP server; left as it is", path, k.line), nil
+		case len(k.path) == 1:
+			return "", fmt.Errorf("%s:%d: mcp_servers is written as an inline table, which memdir cannot add to; add [mcp_servers.memdir] by hand (memdir changed nothing)", path, k.line)
+		}
+	}
+	return "", nil
+}
+
+// lineOf is the 1-based line of offset pos.
+func lineOf(src string, pos int) int { return 1 + strings.Count(src[:pos], "\n") }
+
+// editBlock writes or removes the managed block.
+func (t target) editBlock(src string, undo bool) (string, bool, error) {
+	if undo {
+		return t.fence.remove(t.path, src)
+	}
+	block := t.block
+	if nl := lineEnding(src); nl != "\n" {
+		block = strings.ReplaceAll(block, "\n", nl)
+	}
+	out, err := t.fence.put(t.path, src, block)
+	return out, out != src, err
+}

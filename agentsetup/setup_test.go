@@ -1,0 +1,207 @@
+package agentsetup
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fixture copies testdata/agents/<from> to dir/<to>.
+func fixture(t *testing.T, dir, from, to string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "agents", from))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, to)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// world is a home and a project with the agents' real-looking files.
+func world(t *testing.T) (home, root string) {
+	t.Helper()
+	base := t.TempDir()
+	home, root = filepath.Join(base, "home"), filepath.Join(base, "src", "app")
+	for _, f := range [][2]string{
+		{"claude/mcp.json", "src/app/.mcp.json"},
+		{"claude/settings.json", "src/app/.claude/settings.json"},
+		{"claude/claude.json", "home/.claude.json"},
+		{"claude/settings.json", "home/.claude/settings.json"},
+		{"codex/config.toml", "home/.codex/config.toml"},
+		{"codex/config.toml", "src/app/.codex/config.toml"},
+		{"gemini/settings.json", "src/app/.gemini/settings.json"},
+		{"gemini/settings.json", "home/.gemini/settings.json"},
+		{"amp/settings.json", "src/app/.amp/settings.json"},
+		{"amp/AGENTS.md", "src/app/AGENTS.md"},
+	} {
+		fixture(t, base, f[0], f[1])
+	}
+	return home, root
+}
+
+func options(agent string, user bool, home, root string) Options {
+	return Options{Agent: agent, User: user, Program: "/opt/memdir/bin/memdir", Home: home, Root: root,
+		Getenv: func(string) string { return "" }, InstructionFile: filepath.Join(root, "AGENTS.md")}
+}
+
+// snapshot reads every file under dir.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		out[p] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func applyAll(t *testing.T, o Options, backups string) []Change {
+	t.Helper()
+	cs, err := Plan(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if _, err := Apply(c, backups, "20261122T100405Z"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cs
+}
+
+func TestSetupRoundTrip(t *testing.T) {
+	for _, agent := range Agents {
+		for _, user := range []bool{false, true} {
+			name := agent + map[bool]string{false: "/project", true: "/user"}[user]
+			t.Run(name, func(t *testing.T) {
+				home, root := world(t)
+				base := filepath.Dir(home)
+				backups := filepath.Join(t.TempDir(), "backups")
+				before := snapshot(t, base)
+				o := options(agent, user, home, root)
+				if agent == "amp" && user {
+					o.InstructionFile = filepath.Join(home, ".config", "amp", "AGENTS.md")
+				}
+				first := applyAll(t, o, backups)
+				changed := 0
+				for _, c := range first {
+					if c.Changed() {
+						changed++
+						checkParses(t, c)
+						if c.Old != nil && !strings.Contains(string(c.New), "memdir") {
+							t.Errorf("%s: no memdir in the new file", c.Path)
+						}
+					}
+				}
+				if changed == 0 {
+					t.Fatal("setup changed nothing")
+				}
+				wired := snapshot(t, base)
+				again := applyAll(t, o, backups)
+				for _, c := range again {
+					if c.Changed() {
+						t.Errorf("second run changes %s:\n%s", c.Path, c.New)
+					}
+				}
+				if got := snapshot(t, base); !equalMaps(got, wired) {
+					t.Error("a second run rewrote files")
+				}
+				o.Undo = true
+				applyAll(t, o, backups)
+				after := snapshot(t, base)
+				for p, want := range before {
+					if after[p] != want {
+						t.Errorf("undo did not restore %s:\n%s\nwant:\n%s", p, after[p], want)
+					}
+				}
+				for p := range after {
+					if _, ok := before[p]; !ok {
+						t.Errorf("undo left %s behind", p)
+					}
+				}
+			})
+		}
+	}
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// checkParses checks a changed JSON file with the strict parser when it
+// was strict JSON before (agents that read plain JSON must still read it).
+func checkParses(t *testing.T, c Change) {
+	t.Helper()
+	if !strings.HasSuffix(c.Path, ".json") {
+		if strings.HasSuffix(c.Path, ".toml") {
+			if _, err := scanTOML(c.Path, string(c.New)); err != nil {
+				t.Errorf("%s no longer parses: %v", c.Path, err)
+			}
+		}
+		return
+	}
+	if c.Old == nil || json.Valid(c.Old) {
+		if !json.Valid(c.New) {
+			t.Errorf("%s is no longer valid JSON:\n%s", c.Path, c.New)
+		}
+		return
+	}
+	if _, err := parseJSONC(c.Path, string(c.New)); err != nil {
+		t.Errorf("%s no longer parses: %v", c.Path, err)
+	}
+}
+
+func TestSetupRefusesMalformed(t *testing.T) {
+	for _, tc := range []struct{ agent, file, text string }{
+		{"claude", ".claude/settings.json", "{\n  \"permissions\": {\n    \"allow\": [\"Bash\"\n  }\n}\n"},
+		{"claude", ".mcp.json", "[1, 2]\n"},
+		{"codex", ".codex/config.toml", "model = gpt-5\n"},
+		{"codex", ".codex/config.toml", "[mcp_servers.x\ncommand = \"x\"\n"},
+		{"gemini", ".gemini/settings.json", "{ \"ui\": { \"theme\": \"x\" } /* never closed\n"},
+		{"amp", ".amp/settings.json", "{\"amp.mcpServers\": 3}\n"},
+	} {
+		t.Run(tc.agent+"/"+tc.file, func(t *testing.T) {
+			home, root := world(t)
+			path := filepath.Join(root, tc.file)
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, filepath.Dir(home))
+			_, err := Plan(options(tc.agent, false, home, root))
+			var ue interface{ UserError() }
+			if err == nil || !errors.As(err, &ue) {
+				t.Fatalf("Plan = %v, want an error the person must fix", err)
+			}
+			if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), path) {
+				t.Errorf("error %q: want one line naming the file", err)
+			}
+			if !equalMaps(before, snapshot(t, filepath.Dir(home))) {
+				t.Error("a refused plan wrote something")
+			}
+		})
+	}
+}
