@@ -63,7 +63,9 @@ func TestScripts(t *testing.T) {
 var fixtures = func() string {
 	p, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
 	if err != nil {
-		panic(err)
+		// This binary also runs as the memdir of the scripts, some of
+		// them from a deleted directory; only the test runner needs it.
+		return ""
 	}
 	return p
 }()
