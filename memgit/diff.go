@@ -82,7 +82,7 @@ func (r *Repo) diffSides(opts DiffOptions) (side, side, error) {
 			return side{}, side{}, err
 		}
 		to, err := r.revSide(c.Hash)
-		if err != nil || c.NumParents() == 0 {
+		if err != nil || len(r.parents(c)) == 0 {
 			return side{files: map[string]blob{}}, to, err
 		}
 		from, err := r.revSide(c.ParentHashes[0])

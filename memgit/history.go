@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // Commit is one entry of memory's history.
@@ -63,35 +62,65 @@ func (r *Repo) History(file string, limit int) ([]Commit, error) {
 		return h
 	}
 	var out []Commit
-	iter := object.NewCommitPreorderIter(start, nil, nil)
-	defer iter.Close()
-	err = iter.ForEach(func(c *object.Commit) error {
-		if touches(c, hashAt) {
-			out = append(out, commitOf(c))
-			if limit > 0 && len(out) >= limit {
-				return storer.ErrStop
-			}
+	err = r.preorder(start, func(c *object.Commit) (bool, error) {
+		changed, err := r.touches(c, hashAt)
+		if err != nil || !changed {
+			return true, err
 		}
-		return nil
+		out = append(out, commitOf(c))
+		return limit <= 0 || len(out) < limit, nil
 	})
 	return out, err
 }
 
-// touches reports whether a commit changed the path hashAt looks at.
-func touches(c *object.Commit, hashAt func(*object.Commit) plumbing.Hash) bool {
-	mine := hashAt(c)
-	if c.NumParents() == 0 {
-		return !mine.IsZero()
-	}
-	changed := true
-	_ = c.Parents().ForEach(func(parent *object.Commit) error {
-		if hashAt(parent) == mine {
-			changed = false
-			return storer.ErrStop
+// preorder visits the commits reachable from start, each once, children
+// before parents and first parents first, until visit says stop. A
+// shallow clone's boundary commits are roots.
+func (r *Repo) preorder(start *object.Commit, visit func(*object.Commit) (bool, error)) error {
+	seen := map[plumbing.Hash]bool{}
+	stack := []*object.Commit{start}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[c.Hash] {
+			continue
 		}
-		return nil
-	})
-	return changed
+		seen[c.Hash] = true
+		if more, err := visit(c); err != nil || !more {
+			return err
+		}
+		ps := r.parents(c)
+		for i := len(ps) - 1; i >= 0; i-- {
+			if seen[ps[i]] {
+				continue
+			}
+			p, err := object.GetCommit(r.st, ps[i])
+			if err != nil {
+				return fmt.Errorf("read commit %s: %w", ps[i], err)
+			}
+			stack = append(stack, p)
+		}
+	}
+	return nil
+}
+
+// touches reports whether a commit changed the path hashAt looks at.
+func (r *Repo) touches(c *object.Commit, hashAt func(*object.Commit) plumbing.Hash) (bool, error) {
+	mine := hashAt(c)
+	ps := r.parents(c)
+	if len(ps) == 0 {
+		return !mine.IsZero(), nil
+	}
+	for _, h := range ps {
+		p, err := object.GetCommit(r.st, h)
+		if err != nil {
+			return false, fmt.Errorf("read commit %s: %w", h, err)
+		}
+		if hashAt(p) == mine {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // pathHash is the hash of the tree or blob at a repository path in a
@@ -123,6 +152,10 @@ func (r *Repo) Resolve(rev string) (Commit, error) {
 
 func (r *Repo) commit(rev string) (*object.Commit, error) {
 	c, err := r.resolveRevision(rev)
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		return nil, fmt.Errorf("revision %q: %w", rev, err)
+	}
 	if errors.Is(err, errAmbiguous) {
 		return nil, fmt.Errorf("revision %q: %w", rev, err)
 	}

@@ -127,3 +127,48 @@ func TestDiff(t *testing.T) {
 		t.Errorf("Diff limited to an unchanged file: %d, %v\n%s", n, err, buf.String())
 	}
 }
+
+func TestShallowClone(t *testing.T) {
+	requireGit(t)
+	r, dir := newOwn(t)
+	for _, f := range []string{"user_a.md", "user_b.md", "user_c.md"} {
+		write(t, filepath.Join(dir, f), f+"\n")
+		if _, err := r.Commit([]string{f}, "add "+f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r.Shallow() {
+		t.Error("a full repository says it is shallow")
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	runGit(t, dir, "clone", "-q", "--depth", "2", "file://"+dir, clone)
+	c, err := Open(clone, testOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Shallow() {
+		t.Error("a shallow clone does not say it is shallow")
+	}
+	got, err := c.History("", 0)
+	if err != nil {
+		t.Fatalf("History in a shallow clone: %v", err)
+	}
+	if diff := cmp.Diff([]string{"add user_c.md", "add user_b.md"}, subjects(got)); diff != "" {
+		t.Errorf("History (-want +got):\n%s", diff)
+	}
+	if got, err := c.History("user_a.md", 0); err != nil || len(got) != 1 {
+		t.Errorf("History(user_a.md) = %v, %v; want the boundary commit, which has it", subjects(got), err)
+	}
+	if _, err := c.Resolve("HEAD~2"); err == nil || !strings.Contains(err.Error(), "shallow") {
+		t.Errorf("Resolve(HEAD~2) = %v, want it to say the history is shallow", err)
+	}
+	var buf bytes.Buffer
+	if _, err := c.Diff(&buf, DiffOptions{Change: "HEAD~1"}); err != nil {
+		t.Errorf("Diff of the boundary commit: %v", err)
+	}
+	write(t, filepath.Join(clone, "user_d.md"), "d\n")
+	if res, _, err := c.CommitAll("add user_d.md"); err != nil || !res.Committed() {
+		t.Fatalf("CommitAll in a shallow clone = %+v, %v", res, err)
+	}
+	runGit(t, clone, "fsck")
+}

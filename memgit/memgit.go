@@ -27,8 +27,10 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/memdir/memdir/canonical"
@@ -67,6 +69,9 @@ type Repo struct {
 	memDir string // the memory directory, symlinks resolved
 	prefix string // memDir relative to top, slash-separated; "" when own
 	opts   Options
+
+	shallowOnce sync.Once
+	shallowSet  map[plumbing.Hash]bool // commits at a shallow clone's boundary
 }
 
 // IgnoreFile is the name of the ignore file memgit keeps in a memory

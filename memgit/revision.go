@@ -92,7 +92,7 @@ func (r *Repo) resolveRevision(rev string) (*object.Commit, error) {
 		return nil, err
 	}
 	for _, s := range steps {
-		if c, err = walk(c, s); err != nil {
+		if c, err = r.walk(c, s); err != nil {
 			return nil, err
 		}
 	}
@@ -100,8 +100,8 @@ func (r *Repo) resolveRevision(rev string) (*object.Commit, error) {
 }
 
 // walk follows one ~N (N first parents) or ^N (the Nth parent; ^0 is the
-// commit itself) step.
-func walk(c *object.Commit, s revStep) (*object.Commit, error) {
+// commit itself) step. A step past a shallow clone's boundary says so.
+func (r *Repo) walk(c *object.Commit, s revStep) (*object.Commit, error) {
 	if s.op == '^' {
 		if s.n == 0 {
 			return c, nil
@@ -109,11 +109,17 @@ func walk(c *object.Commit, s revStep) (*object.Commit, error) {
 		if s.n > c.NumParents() {
 			return nil, fmt.Errorf("commit %s has no parent %d", c.Hash, s.n)
 		}
+		if len(r.parents(c)) == 0 {
+			return nil, shallowError(c)
+		}
 		return c.Parent(s.n - 1)
 	}
 	for range s.n {
 		if c.NumParents() == 0 {
 			return nil, fmt.Errorf("commit %s has no parent", c.Hash)
+		}
+		if len(r.parents(c)) == 0 {
+			return nil, shallowError(c)
 		}
 		p, err := c.Parent(0)
 		if err != nil {

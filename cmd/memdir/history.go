@@ -66,6 +66,9 @@ func runHistory(a *app, opts historyOptions, ref string) error {
 	if err != nil {
 		return err
 	}
+	if r.Shallow() {
+		a.warn("this clone's history is shallow (git clone --depth): older commits are not here; git fetch --unshallow fetches them")
+	}
 	if a.json {
 		if commits == nil {
 			commits = []memgit.Commit{}
