@@ -1,6 +1,9 @@
 package secrets
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // anchorSet finds every anchor of every pattern in one pass over the text:
 // an Aho-Corasick automaton over ASCII-case-folded bytes, with a full
@@ -54,49 +57,78 @@ func newAnchorSet(pats []pattern) *anchorSet {
 	return a
 }
 
-// build makes the trie, then the failure links and full transitions
-// breadth first.
+// build makes the trie in the transition table itself, then, breadth
+// first, the failure links and the missing transitions: a state's row is
+// complete once it leaves the queue, and a failure link always points to
+// a state that left it earlier.
 func (a *anchorSet) build() {
-	trie := [][]int32{make([]int32, a.nclass)}
-	a.out = [][]int32{nil}
+	nc := a.nclass
+	zero := make([]int32, nc)
+	states := a.countStates()
+	next := append(make([]int32, 0, states*nc), zero...)
+	a.out = make([][]int32, 1, states)
 	for id, s := range a.anchors {
-		st := int32(0)
+		st := 0
 		for i := 0; i < len(s); i++ {
-			c := a.class[s[i]]
-			if trie[st][c] == 0 {
-				trie = append(trie, make([]int32, a.nclass))
+			k := st*nc + int(a.class[s[i]])
+			if next[k] == 0 {
+				next = append(next, zero...)
 				a.out = append(a.out, nil)
-				trie[st][c] = int32(len(trie) - 1)
+				next[k] = int32(len(a.out) - 1)
 			}
-			st = trie[st][c]
+			st = int(next[k])
 		}
 		a.out[st] = append(a.out[st], int32(id))
 	}
-	a.next = make([]int32, len(trie)*a.nclass)
-	fail := make([]int32, len(trie))
-	queue := []int32{0}
+	fail := make([]int32, len(a.out))
+	queue := make([]int32, 1, len(a.out))
 	for len(queue) > 0 {
-		st := queue[0]
+		st := int(queue[0])
 		queue = queue[1:]
-		for c := 1; c < a.nclass; c++ {
-			child := trie[st][c]
+		for c := 1; c < nc; c++ {
+			child := next[st*nc+c]
 			if child == 0 {
-				a.next[int(st)*a.nclass+c] = a.next[int(fail[st])*a.nclass+c]
+				next[st*nc+c] = next[int(fail[st])*nc+c]
 				continue
 			}
 			if st != 0 {
-				fail[child] = a.next[int(fail[st])*a.nclass+c]
+				fail[child] = next[int(fail[st])*nc+c]
 				a.out[child] = append(a.out[child], a.out[fail[child]]...)
 			}
-			a.next[int(st)*a.nclass+c] = child
 			queue = append(queue, child)
 		}
 	}
-	a.final = make([]bool, len(a.next))
-	for st := range a.next {
-		a.final[st] = st%a.nclass == 0 && len(a.out[st/a.nclass]) > 0
-		a.next[st] *= int32(a.nclass)
+	a.final = make([]bool, len(next))
+	for st := range next {
+		a.final[st] = st%nc == 0 && len(a.out[st/nc]) > 0
+		next[st] *= int32(nc)
 	}
+	a.next = next
+}
+
+// countStates returns the number of trie states, so that the table is
+// allocated once: the root, and for each anchor in sorted order the bytes
+// past what it shares with the one before it.
+func (a *anchorSet) countStates() int {
+	keys := make([]string, len(a.anchors))
+	for i, s := range a.anchors {
+		b := []byte(s)
+		for j := range b {
+			b[j] = a.class[b[j]]
+		}
+		keys[i] = string(b)
+	}
+	sort.Strings(keys)
+	n, prev := 1, ""
+	for _, k := range keys {
+		common := 0
+		for common < len(k) && common < len(prev) && k[common] == prev[common] {
+			common++
+		}
+		n += len(k) - common
+		prev = k
+	}
+	return n
 }
 
 // find calls fn for every anchor occurrence in text, exact anchors only

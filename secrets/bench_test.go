@@ -33,3 +33,37 @@ func BenchmarkScan40KB(b *testing.B) {
 		Scan(text)
 	}
 }
+
+// BenchmarkBuildDetectors is what the first Scan of a process pays before
+// it looks at the text: the hand-made table's regexps, the kept rules as
+// rows (their regexps not compiled) and the anchor automaton.
+func BenchmarkBuildDetectors(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		buildDetectors()
+	}
+}
+
+// BenchmarkFirstScan is a process's first Scan of a memory-sized text:
+// building the detectors, then compiling the kept rules whose keywords the
+// text holds (none in ordinary prose) and scanning.
+func BenchmarkFirstScan(b *testing.B) {
+	text := prose + "\nDeploy with the vault token from 1Password; the datadog and sentry keys rotate weekly.\n"
+	b.ReportAllocs()
+	for b.Loop() {
+		table, anchors := buildDetectors()
+		anchors.find(text, func(h hit) { table[h.prio].regexp() })
+		Scan(text)
+	}
+}
+
+// BenchmarkCompileKeptRules is the worst case: compiling the regexps of
+// every kept rule, as a text holding every rule's keyword would.
+func BenchmarkCompileKeptRules(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range extPatterns() {
+			p.regexp()
+		}
+	}
+}
