@@ -35,21 +35,35 @@ type extAllow struct {
 // The hand-made table covers these formats with rules that also know
 // memdir's placeholders, or the rule's keywords are so common that it
 // would run on most lines of prose for formats the table already has.
-var extSkipped = map[string]string{
-	"generic-api-key":  "the password and secret assignment rules cover key=value, with memdir's placeholder rules",
-	"jwt":              "the table's JSON Web Token rule decodes the header; keyword \"ey\" is in most lines of prose",
-	"twilio-api-key":   "the table's Twilio API key rule; keyword \"sk\" is in most lines of prose",
-	"private-key":      "the table's private key block rule, which also finds a key collapsed onto one line",
-	"aws-access-token": "the table's AWS access key ID rule",
-	"gcp-api-key":      "the table's Google API key rule",
+// (A slice literal, not a map, so that it costs nothing at init.)
+var extSkipped = []struct{ id, why string }{
+	{"generic-api-key", "the password and secret assignment rules cover key=value, with memdir's placeholder rules"},
+	{"jwt", "the table's JSON Web Token rule decodes the header; keyword \"ey\" is in most lines of prose"},
+	{"twilio-api-key", "the table's Twilio API key rule; keyword \"sk\" is in most lines of prose"},
+	{"private-key", "the table's private key block rule, which also finds a key collapsed onto one line"},
+	{"aws-access-token", "the table's AWS access key ID rule"},
+	{"gcp-api-key", "the table's Google API key rule"},
 }
 
 // extKeywords replaces the keywords of a few rules whose own keywords are
 // common in prose: "s." (any word ending a sentence) finds Vault's legacy
 // s.<24 characters> tokens, which Vault stopped issuing in 1.10; hvs. ones
 // are still found.
-var extKeywords = map[string][]string{
-	"vault-service-token": {"hvs."},
+var extKeywords = []struct {
+	id       string
+	keywords []string
+}{
+	{"vault-service-token", []string{"hvs."}},
+}
+
+// extSkip reports whether rule id is one of extSkipped.
+func extSkip(id string) bool {
+	for _, s := range extSkipped {
+		if s.id == id {
+			return true
+		}
+	}
+	return false
 }
 
 // lazyRegexp is a regexp compiled on first use: most rules of a large set
@@ -72,12 +86,14 @@ func extPatterns() []pattern {
 	global := newExtAllow(gitleaksAllow)
 	var out []pattern
 	for _, r := range gitleaksRules {
-		if _, skip := extSkipped[r.id]; skip || len(r.keywords) == 0 {
+		if extSkip(r.id) || len(r.keywords) == 0 {
 			continue
 		}
 		keywords := r.keywords
-		if k, ok := extKeywords[r.id]; ok {
-			keywords = k
+		for _, k := range extKeywords {
+			if k.id == r.id {
+				keywords = k.keywords
+			}
 		}
 		allows := make([]*compiledAllow, len(r.allow))
 		for i, a := range r.allow {

@@ -26,8 +26,18 @@ const (
 	maxDecodeDepth = 2       // base64 inside base64 inside the text
 )
 
-// b64RunSet is every byte of standard or URL-safe base64 but padding.
-var b64RunSet = newByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_")
+// b64Byte reports whether c is a byte of standard or URL-safe base64 but
+// padding. (A function rather than a byteSet, which would cost at init.)
+func b64Byte(c byte) bool { return tokenSet[c] || c == '+' || c == '/' }
+
+// b64Run counts the bytes of s from i on that b64Byte accepts.
+func b64Run(s string, i int) int {
+	n := 0
+	for i+n < len(s) && b64Byte(s[i+n]) {
+		n++
+	}
+	return n
+}
 
 // runMatches finds, in the maximal runs of base64 characters of text, the
 // body of a private key given without its BEGIN and END lines, a bare AWS
@@ -37,11 +47,11 @@ var b64RunSet = newByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 func runMatches(text string, prio, depth int) []match {
 	var out []match
 	for i := 0; i < len(text); {
-		if !b64RunSet[text[i]] {
+		if !b64Byte(text[i]) {
 			i++
 			continue
 		}
-		n := run(text, i, b64RunSet)
+		n := b64Run(text, i)
 		if n+padding(text, i+n) >= minEncodedRun {
 			out = append(out, checkRun(text, i, i+n, prio, depth)...)
 		}
@@ -103,7 +113,7 @@ func wrappedBlock(text string, i int) string {
 		} else {
 			break
 		}
-		n := run(text, j, b64RunSet)
+		n := b64Run(text, j)
 		for j+n < len(text) && text[j+n] == '=' {
 			n++
 		}

@@ -3,6 +3,7 @@ package secrets
 import (
 	"encoding/base64"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,15 +27,14 @@ var placeholderWords = map[string]bool{
 
 // statusWords are lone words that say something about a password (its
 // state, where it lives) rather than being one: password: disabled.
-var statusWords = map[string]bool{
-	"disabled": true, "enabled": true, "default": true, "defaults": true, "unset": true,
-	"missing": true, "invalid": true, "expired": true, "unknown": true, "rotated": true,
-	"encrypted": true, "generated": true, "random": true, "provided": true, "protected": true,
-	"masked": true, "omitted": true, "removed": true, "changed": true, "unchanged": true,
-	"prompt": true, "keychain": true, "keyring": true, "secure": true, "strong": true,
-	"never": true, "always": true, "inherit": true, "inherited": true, "supplied": true,
-	"secrets": true, "passwords": true, "environment": true, "variable": true, "hashed": true,
-	"correct": true, "incorrect": true, "wrong": true, "stored": true, "blank": true,
+var statusWords = []string{
+	"disabled", "enabled", "default", "defaults", "unset", "missing", "invalid",
+	"expired", "unknown", "rotated", "encrypted", "generated", "random",
+	"provided", "protected", "masked", "omitted", "removed", "changed",
+	"unchanged", "prompt", "keychain", "keyring", "secure", "strong", "never",
+	"always", "inherit", "inherited", "supplied", "secrets", "passwords",
+	"environment", "variable", "hashed", "correct", "incorrect", "wrong",
+	"stored", "blank",
 }
 
 // placeholderStarts are first bytes of variables, templates, tags and masks:
@@ -219,7 +219,7 @@ func plainWord(v string) bool {
 			return false
 		}
 	}
-	return !statusWords[lowerASCII(v)]
+	return !slices.Contains(statusWords, lowerASCII(v))
 }
 
 // distinct counts the distinct bytes in s.
