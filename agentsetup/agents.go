@@ -245,3 +245,31 @@ func runsMemdir(command string) (program, rest string, ok bool) {
 	}
 	return program, strings.TrimSpace(rest), true
 }
+
+// Hints say what the person still has to do in the agent once its files
+// are written: each agent asks before it runs what a file brought in.
+func Hints(agent string, user bool) []string {
+	switch agent {
+	case "claude":
+		h := []string{"restart Claude Code; /mcp lists the memdir server and /hooks the hooks"}
+		if !user {
+			h = append(h, "Claude Code asks once before it starts a server from a project's .mcp.json")
+		}
+		return h
+	case "codex":
+		h := []string{"Codex runs new hooks only after you review them: it says so when a session starts"}
+		if !user {
+			h = append(h, "Codex reads a project's .codex/ files only when the project is trusted")
+		}
+		return h
+	case "gemini":
+		if !user {
+			return []string{"Gemini CLI reads a project's settings only in a trusted folder, and asks before it runs the project's hooks"}
+		}
+	case "amp":
+		if !user {
+			return []string{"Amp asks before it starts a server from a workspace's .amp/settings.json"}
+		}
+	}
+	return nil
+}

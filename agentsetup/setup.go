@@ -180,6 +180,9 @@ func Apply(c Change, backupDir, stamp string) (string, error) {
 		}
 		name := strings.NewReplacer(string(filepath.Separator), "_", ":", "_").Replace(strings.TrimPrefix(c.Path, string(filepath.Separator)))
 		backup = filepath.Join(backupDir, stamp+"-"+name)
+		for n := 2; exists(backup); n++ {
+			backup = filepath.Join(backupDir, fmt.Sprintf("%s-%d-%s", stamp, n, name))
+		}
 		if err := atomicfile.WriteFile(backup, c.Old, 0o600); err != nil {
 			return "", fmt.Errorf("backup: %w", err)
 		}

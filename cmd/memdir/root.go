@@ -88,6 +88,7 @@ Examples:
 		newDiffCmd(a),
 		newRestoreCmd(a),
 		newCommitCmd(a),
+		newSetupCmd(a),
 		newSearchCmd(a),
 		newTimelineCmd(a),
 		newStatsCmd(a),

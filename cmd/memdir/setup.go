@@ -1,0 +1,197 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/diff"
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/agentsetup"
+	"github.com/memdir/memdir/instructions"
+	"github.com/memdir/memdir/typesx"
+)
+
+type setupOptions struct {
+	user    bool
+	print   bool
+	undo    bool
+	command string
+}
+
+func newSetupCmd(a *app) *cobra.Command {
+	var opts setupOptions
+	cmd := &cobra.Command{
+		Use:   "setup claude|codex|gemini|amp",
+		Short: "Wire memdir into an agent's configuration",
+		Long: `Register ` + "`memdir mcp`" + ` as an MCP server in the agent's own configuration
+and wire session-start context and capture: for Claude Code, Codex and Gemini
+CLI, hooks that run ` + "`memdir context`" + ` when a session starts and
+` + "`memdir capture`" + ` on each prompt, before compaction and at the end; for Amp,
+which has no hooks, a short note in its instruction file (AGENTS.md) that
+sends it to the MCP tools. docs/agents.md lists every file and key.
+
+By default the project's files are edited (.mcp.json, .claude/settings.json,
+.codex/, .gemini/settings.json, .amp/settings.json); --user edits your own
+(~/.claude.json, ~/.claude/settings.json, ~/.codex/, ~/.gemini/,
+~/.config/amp/). Project files run "memdir" from PATH, so they work for
+everyone who clones the project; user files run this memdir by its absolute
+path. --command overrides both.
+
+Every other setting, comment and the key order stay as they are; a second
+run changes nothing; --undo takes out exactly what setup added. Each file
+is written atomically, after a copy of the old one goes to <home>/backups.
+A file setup cannot parse is left alone: exit 2, nothing written.
+
+Examples:
+  memdir setup claude --print        # show the change, write nothing
+  memdir setup claude
+  memdir setup codex --user
+  memdir setup gemini --undo`,
+		Args: exactArgs(1, "one agent: "+strings.Join(agentsetup.Agents, ", ")),
+		RunE: func(_ *cobra.Command, args []string) error { return runSetup(a, opts, args[0]) },
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.user, "user", false, "edit your user-wide configuration instead of the project's")
+	f.BoolVar(&opts.print, "print", false, "show the change as a diff; write nothing")
+	f.BoolVar(&opts.undo, "undo", false, "remove what setup added")
+	f.StringVar(&opts.command, "command", "", `the memdir executable the agent runs (default: "memdir" for project files, this binary's path for --user)`)
+	return cmd
+}
+
+// setupFile is one file in setup's report.
+type setupFile struct {
+	Path   string   `json:"path"`
+	Action string   `json:"action"`
+	Backup string   `json:"backup,omitempty"`
+	Notes  []string `json:"notes,omitempty"`
+	Diff   string   `json:"diff,omitempty"`
+}
+
+func runSetup(a *app, opts setupOptions, agent string) error {
+	if !slices.Contains(agentsetup.Agents, agent) {
+		return usagef("unknown agent %q: use %s", agent, strings.Join(agentsetup.Agents, ", "))
+	}
+	repo, s, cwd, err := a.project()
+	if err != nil {
+		return err
+	}
+	o := agentsetup.Options{Agent: agent, User: opts.user, Undo: opts.undo, Program: opts.command,
+		Home: a.getenv("HOME"), Root: repo.WorkTree, Getenv: a.getenv}
+	if o.Root == "" {
+		o.Root = repo.Root
+	}
+	if o.Program == "" {
+		o.Program = a.defaultProgram(opts.user)
+	}
+	if agent == "amp" {
+		if o.InstructionFile, err = a.ampInstructionFile(repo.Root, repo.WorkTree, cwd, opts.user); err != nil {
+			return err
+		}
+	}
+	changes, err := agentsetup.Plan(o)
+	if err != nil {
+		var ue interface{ UserError() }
+		if errors.As(err, &ue) {
+			return &usageError{msg: err.Error()}
+		}
+		return err
+	}
+	files := make([]setupFile, 0, len(changes))
+	stamp := a.now().UTC().Format("20060102T150405Z")
+	for _, c := range changes {
+		f := setupFile{Path: c.Path, Action: c.Action(), Notes: c.Notes}
+		if opts.print && c.Changed() {
+			f.Diff = string(diff.Diff(c.Path, c.Old, c.Path+" (memdir setup)", c.New))
+		}
+		if !opts.print {
+			if f.Backup, err = agentsetup.Apply(c, filepath.Join(s.Home(), "backups"), stamp); err != nil {
+				return err
+			}
+		}
+		files = append(files, f)
+	}
+	if opts.command == "" && o.Program == "memdir" && !opts.undo {
+		if _, err := exec.LookPath("memdir"); err != nil {
+			a.warn("memdir is not on PATH, so %s will not find it: install it (go install ./cmd/memdir) or pass --command", agent)
+		}
+	}
+	return a.reportSetup(agent, opts, files)
+}
+
+// defaultProgram is what the agent runs: "memdir" from PATH for project
+// files, which are shared, and this binary's own path for user files,
+// since an agent started from a desktop launcher may have a short PATH. A
+// binary that `go run` or a test built lives in a temporary directory and
+// would vanish: then "memdir" it is.
+func (a *app) defaultProgram(user bool) string {
+	if !user {
+		return "memdir"
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "memdir"
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	tmp, _ := filepath.EvalSymlinks(os.TempDir())
+	if filepath.Base(exe) != "memdir" || strings.HasPrefix(exe, os.TempDir()) || tmp != "" && strings.HasPrefix(exe, tmp) {
+		return "memdir"
+	}
+	return exe
+}
+
+// ampInstructionFile is the instruction file Amp reads that gets setup's
+// note: the first existing one for the scope, as `instructions add` picks.
+func (a *app) ampInstructionFile(root, workTree, cwd string, user bool) (string, error) {
+	p, err := instructions.Lookup("amp", nil)
+	if err != nil {
+		return "", err
+	}
+	scope := typesx.ScopeProject
+	if user {
+		scope = typesx.ScopeUser
+	}
+	return instructions.FileFor(p, scope, instructions.Options{Profile: p, Root: root, WorkTree: workTree,
+		Cwd: cwd, UserHome: a.getenv("HOME")})
+}
+
+func (a *app) reportSetup(agent string, opts setupOptions, files []setupFile) error {
+	hints := []string{}
+	if !opts.undo && !opts.print {
+		hints = append(hints, agentsetup.Hints(agent, opts.user)...)
+	}
+	if a.json {
+		scope := map[bool]string{false: "project", true: "user"}[opts.user]
+		return a.writeJSON(map[string]any{"agent": agent, "scope": scope, "undo": opts.undo,
+			"print": opts.print, "files": files, "hints": hints})
+	}
+	for _, f := range files {
+		switch {
+		case f.Diff != "":
+			fmt.Fprint(a.out, f.Diff)
+		case opts.print:
+			fmt.Fprintf(a.out, "unchanged %s\n", f.Path)
+		case f.Backup != "":
+			fmt.Fprintf(a.out, "%s %s (old copy: %s)\n", f.Action, f.Path, f.Backup)
+		default:
+			fmt.Fprintf(a.out, "%s %s\n", f.Action, f.Path)
+		}
+		for _, n := range f.Notes {
+			fmt.Fprintf(a.out, "note: %s\n", n)
+		}
+	}
+	if opts.print {
+		fmt.Fprintln(a.out, "(--print: nothing was written)")
+	}
+	for _, h := range hints {
+		fmt.Fprintf(a.out, "next: %s\n", h)
+	}
+	return nil
+}
