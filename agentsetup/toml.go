@@ -81,7 +81,12 @@ func (s *tomlScanner) line() int { return 1 + strings.Count(s.src[:s.pos], "\n")
 func (s *tomlScanner) blank() {
 	for s.pos < len(s.src) {
 		switch s.src[s.pos] {
-		case ' ', '\t', '\r', '\n':
+		case ' ', '\t', '\n':
+			s.pos++
+		case '\r': // only as part of CRLF
+			if !strings.HasPrefix(s.src[s.pos:], "\r\n") {
+				return
+			}
 			s.pos++
 		case '#':
 			s.comment()
