@@ -1,0 +1,182 @@
+// Command benchmcp measures `memdir mcp` against the official MCP memory
+// server (@modelcontextprotocol/server-memory) for issue 10: each server is
+// started on a store preseeded with the same memories, then it prints the
+// time from spawn to the initialize response, the average add and the
+// average search, and checks that every search for a word held by exactly
+// one memory finds it. scripts/bench-mcp installs the peer and runs this.
+//
+// Usage:
+//
+//	benchmcp -memdir BIN -peer 'node .../dist/index.js' [-n 10000] [-adds 100] [-searches 100]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+func main() {
+	var o options
+	flag.StringVar(&o.memdir, "memdir", "", "the memdir binary")
+	flag.StringVar(&o.peer, "peer", "", "the command that starts the peer server, e.g. 'node /x/dist/index.js'")
+	flag.IntVar(&o.n, "n", 10000, "memories to preseed each store with")
+	flag.IntVar(&o.adds, "adds", 100, "memories to add through each server")
+	flag.IntVar(&o.searches, "searches", 100, "searches to run against each server")
+	flag.IntVar(&o.inits, "inits", 10, "spawns to time for the initialize figure")
+	flag.StringVar(&o.work, "work", "", "work directory (default: a new temp directory, removed after)")
+	flag.Parse()
+	if o.memdir == "" || o.peer == "" || o.n < 1 || o.adds < 1 || o.searches < 1 || o.inits < 1 {
+		fmt.Fprintln(os.Stderr, "usage: benchmcp -memdir BIN -peer 'node .../dist/index.js' [-n 10000] [-adds 100] [-searches 100] [-inits 10]")
+		os.Exit(2)
+	}
+	ok, err := run(context.Background(), o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "benchmcp: %v\n", err)
+		os.Exit(1)
+	}
+	if !ok {
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	memdir, peer, work       string
+	n, adds, searches, inits int
+}
+
+// figures are one server's measurements.
+type figures struct {
+	init      time.Duration // median, spawn to initialize response
+	firstFind time.Duration // the first search, which may build an index
+	add       time.Duration // mean
+	search    time.Duration // mean
+	found     int           // searches for a unique word that found its memory
+}
+
+func run(ctx context.Context, o options) (bool, error) {
+	work := o.work
+	if work == "" {
+		var err error
+		if work, err = os.MkdirTemp("", "benchmcp"); err != nil {
+			return false, err
+		}
+		defer os.RemoveAll(work)
+	}
+	mems := corpus(o.n + o.adds)
+	seeded, added := mems[:o.n], mems[o.n:]
+	targets := pick(seeded, o.searches)
+
+	start := time.Now()
+	md, err := newMemdirServer(work, o.memdir, seeded)
+	if err != nil {
+		return false, fmt.Errorf("seed memdir: %w", err)
+	}
+	fmt.Printf("seeded memdir with %d memories in %s\n", o.n, since(start))
+	start = time.Now()
+	peer, err := newPeerServer(work, o.peer, seeded)
+	if err != nil {
+		return false, fmt.Errorf("seed the peer: %w", err)
+	}
+	fmt.Printf("seeded the peer with %d memories in %s\n", o.n, since(start))
+
+	var figs [2]figures
+	for i, s := range []server{md, peer} {
+		if figs[i], err = measure(ctx, s, o, added, targets); err != nil {
+			return false, fmt.Errorf("%s: %w", s.name(), err)
+		}
+	}
+	return report(o, figs[0], figs[1]), nil
+}
+
+func since(t time.Time) string { return time.Since(t).Round(time.Millisecond).String() }
+
+// measure takes one server's figures: initialize over fresh spawns, then
+// in one session a warm-up search, the adds and the searches.
+func measure(ctx context.Context, s server, o options, added []memory, targets []memory) (figures, error) {
+	var f figures
+	var err error
+	if f.init, err = timeInit(ctx, s, o.inits); err != nil {
+		return f, fmt.Errorf("initialize: %w", err)
+	}
+	sess, err := connect(ctx, s)
+	if err != nil {
+		return f, fmt.Errorf("connect: %w", err)
+	}
+	defer sess.Close()
+	t := time.Now()
+	if _, err := s.search(ctx, sess, targets[0].word); err != nil {
+		return f, fmt.Errorf("first search: %w", err)
+	}
+	f.firstFind = time.Since(t)
+	t = time.Now()
+	for _, m := range added {
+		if err := s.add(ctx, sess, m); err != nil {
+			return f, fmt.Errorf("add %q: %w", m.name, err)
+		}
+	}
+	f.add = time.Since(t) / time.Duration(len(added))
+	t = time.Now()
+	for _, m := range targets {
+		hits, err := s.search(ctx, sess, m.word)
+		if err != nil {
+			return f, fmt.Errorf("search %q: %w", m.word, err)
+		}
+		if s.found(hits, m) {
+			f.found++
+		}
+	}
+	f.search = time.Since(t) / time.Duration(len(targets))
+	return f, nil
+}
+
+// report prints both servers' figures and the verdicts; it reports
+// whether every target was met.
+func report(o options, md, peer figures) bool {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+	fmt.Printf("\n%d memories preseeded; %d adds and %d searches per server; initialize: median of %d spawns\n\n",
+		o.n, o.adds, o.searches, o.inits)
+	fmt.Printf("%-34s %14s %14s %8s\n", "", "memdir", "server-memory", "ratio")
+	row := func(what string, a, b time.Duration) {
+		fmt.Printf("%-34s %14s %14s %8.3f\n", what, ms(a), ms(b), float64(a)/float64(b))
+	}
+	row("spawn to initialize response", md.init, peer.init)
+	row("first search (builds its index)", md.firstFind, peer.firstFind)
+	row("add (mean)", md.add, peer.add)
+	row("search (mean)", md.search, peer.search)
+	fmt.Printf("%-34s %14s %14s\n", "unique-word searches that found it",
+		fmt.Sprintf("%d/%d", md.found, o.searches), fmt.Sprintf("%d/%d", peer.found, o.searches))
+	fmt.Println()
+	ok := true
+	check := func(what string, pass bool) {
+		verdict := "PASS"
+		if !pass {
+			verdict, ok = "FAIL", false
+		}
+		fmt.Printf("%s  %s\n", verdict, what)
+	}
+	check("initialize <= 1/10 of the peer's", md.init*10 <= peer.init)
+	check("add <= 1/5 of the peer's", md.add*5 <= peer.add)
+	check("search <= 1/5 of the peer's", md.search*5 <= peer.search)
+	check("memdir finds every memory by its unique word", md.found == o.searches)
+	return ok
+}
+
+// env is the environment of a server: the caller's, without memdir's
+// settings, in a home of its own.
+func env(work string, extra ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "MEMDIR_") {
+			out = append(out, kv)
+		}
+	}
+	home := filepath.Join(work, "home")
+	out = append(out, "HOME="+home, "MEMDIR_HOME="+filepath.Join(home, ".memdir"),
+		"MEMDIR_MANAGED_CONFIG="+filepath.Join(work, "no-managed-config.yaml"))
+	return append(out, extra...)
+}
