@@ -66,13 +66,16 @@ func extSkip(id string) bool {
 	return false
 }
 
-// lazyRegexp is a regexp compiled on first use: most rules of a large set
-// never see their keyword in a given text, so they never cost a compile.
+// lazyRegexp is a regexp compiled on first use: most rows of the table
+// never see their anchor in a given text, so they never cost a compile.
 type lazyRegexp struct {
 	src  string
 	once sync.Once
 	re   *regexp.Regexp
 }
+
+// lazyRE returns the lazily compiled regexp of src.
+func lazyRE(src string) *lazyRegexp { return &lazyRegexp{src: src} }
 
 func (l *lazyRegexp) get() *regexp.Regexp {
 	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
@@ -101,7 +104,8 @@ func extPatterns() []pattern {
 		}
 		out = append(out, pattern{
 			kind:       strings.ReplaceAll(r.id, "-", " "),
-			lazy:       &lazyRegexp{src: r.regex},
+			re:         lazyRE(r.regex),
+			perLine:    true,
 			anchors:    keywords,
 			fold:       true,
 			span:       r.group,
@@ -122,7 +126,7 @@ type compiledAllow struct {
 func newExtAllow(a extAllow) *compiledAllow {
 	c := &compiledAllow{target: a.target, stopwords: a.stopwords}
 	for _, s := range a.regexes {
-		c.regexes = append(c.regexes, &lazyRegexp{src: s})
+		c.regexes = append(c.regexes, lazyRE(s))
 	}
 	return c
 }

@@ -49,6 +49,22 @@ func TestKeptRules(t *testing.T) {
 	}
 }
 
+// TestEveryRowCompiles compiles what Scan compiles lazily: a row that
+// does not compile would otherwise panic on its first anchor hit.
+func TestEveryRowCompiles(t *testing.T) {
+	table, _ := buildDetectors()
+	for _, p := range table {
+		if _, err := regexp.Compile(p.re.src); err != nil {
+			t.Errorf("%s: %v", p.kind, err)
+		}
+		if p.anchored != nil {
+			if _, err := regexp.Compile(p.anchored.src); err != nil {
+				t.Errorf("%s, anchored: %v", p.kind, err)
+			}
+		}
+	}
+}
+
 // TestKeptRulesFind checks a few formats only the kept rules know, and
 // that their allowlists and entropy limits hold.
 func TestKeptRulesFind(t *testing.T) {

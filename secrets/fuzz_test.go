@@ -83,7 +83,7 @@ func naive(text string) []match {
 	table, _ := detectors()
 	for prio := range table {
 		p := table[prio]
-		if p.lazy != nil {
+		if p.perLine {
 			cands = append(cands, naiveLines(&p, text, prio)...)
 			continue
 		}

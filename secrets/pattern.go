@@ -10,10 +10,14 @@ import (
 // pattern is one row of the detection table.
 type pattern struct {
 	kind string
-	// re is the regexp of a hand-made row, compiled with the table; lazy
-	// that of a kept rule, compiled on its first anchor hit.
-	re   *regexp.Regexp
-	lazy *lazyRegexp
+	// re is compiled on the row's first anchor hit that passes its gate:
+	// most rows never see one in a given text, and a process then never
+	// pays for compiling them.
+	re *lazyRegexp
+	// perLine says each line holding an anchor is searched on its own
+	// (the kept rules, whose regexps were written for gitleaks' fragments);
+	// otherwise the lines of nearby hits are searched together.
+	perLine bool
 	// anchors are literals of which every match contains at least one; the
 	// regexp only runs on lines holding an anchor.
 	anchors []string
@@ -32,7 +36,7 @@ type pattern struct {
 	// per hit, anchored there, instead of over the whole line.
 	atWord bool
 	// anchored is re anchored at the start, for atWord patterns.
-	anchored *regexp.Regexp
+	anchored *lazyRegexp
 	// valid, when set, gets the submatches (0 is the whole match) and
 	// rejects placeholders and look-alikes.
 	valid func(g []string) bool
@@ -50,26 +54,21 @@ type gate func(s string, i, j int) bool
 // that never scan do not pay for the regexps at start-up.
 var detectors = sync.OnceValues(buildDetectors)
 
-// buildDetectors compiles the hand-made table, adds the kept rules (whose
-// regexps compile later, on their first hit) and builds the automaton.
+// buildDetectors lists the hand-made rows and the kept rules and builds
+// the automaton; no regexp is compiled yet.
 func buildDetectors() ([]pattern, *anchorSet) {
 	table := buildTable()
 	for i := range table {
 		if p := &table[i]; p.atWord {
-			p.anchored = regexp.MustCompile(`^(?:` + p.re.String() + `)`)
+			p.anchored = lazyRE(`^(?:` + p.re.src + `)`)
 		}
 	}
 	table = append(table, extPatterns()...)
 	return table, newAnchorSet(table)
 }
 
-// regexp returns the pattern's regexp, compiling a kept rule's on first use.
-func (p *pattern) regexp() *regexp.Regexp {
-	if p.lazy != nil {
-		return p.lazy.get()
-	}
-	return p.re
-}
+// regexp returns the pattern's regexp, compiling it on first use.
+func (p *pattern) regexp() *regexp.Regexp { return p.re.get() }
 
 // windows returns, for each pattern, the merged, sorted line ranges of text
 // that hold one of its anchors and pass its gate.
@@ -96,9 +95,7 @@ func windows(text string) [][]window {
 		byPat[h.prio] = append(ws, w)
 	})
 	for i := range byPat {
-		// A kept rule searches each line holding its keyword on its own,
-		// as its regexps were written for gitleaks' fragments.
-		if !table[i].atWord && table[i].lazy == nil {
+		if !table[i].atWord && !table[i].perLine {
 			byPat[i] = merge(byPat[i])
 		}
 	}
@@ -193,7 +190,7 @@ func (p *pattern) matchInWord(sub string) [][]int {
 			continue
 		}
 		tries++
-		if loc := p.anchored.FindStringSubmatchIndex(sub[off:]); loc != nil {
+		if loc := p.anchored.get().FindStringSubmatchIndex(sub[off:]); loc != nil {
 			for i := range loc {
 				if loc[i] >= 0 {
 					loc[i] += off

@@ -1,7 +1,5 @@
 package secrets
 
-import "regexp"
-
 // Pieces shared by the assignment-shaped patterns.
 const (
 	// assignOp is the separator between a key and its value: =, :, := or
@@ -31,7 +29,7 @@ func buildTable() []pattern {
 			// The key material may follow on the next line, on the same
 			// line (a key collapsed onto one line) or after the headers
 			// of a legacy encrypted key, on their lines or on the same one.
-			re: regexp.MustCompile(`(-----BEGIN (?:[A-Z0-9]+ ){0,2}PRIVATE KEY(?: BLOCK)?-----)[ \t]*(?:` + eol + `)?` +
+			re: lazyRE(`(-----BEGIN (?:[A-Z0-9]+ ){0,2}PRIVATE KEY(?: BLOCK)?-----)[ \t]*(?:` + eol + `)?` +
 				`(?:[A-Za-z-]+:[^\r\n\\]*` + eol + `)*` + eol + `?[ \t]*` +
 				`(?:Proc-Type:[^\r\n\\]{0,40}DEK-Info:[ \t]*[A-Z0-9-]{1,40},[0-9A-Fa-f]{8,64}[ \t]+)?[A-Za-z0-9+/=]{16,}`),
 			anchors: []string{"PRIVATE KEY"},
@@ -42,20 +40,20 @@ func buildTable() []pattern {
 		},
 		{
 			kind:    "GCP service account key",
-			re:      regexp.MustCompile(`"private_key_id"[ \t]*:[ \t]*"[0-9a-f]{40}"`),
+			re:      lazyRE(`"private_key_id"[ \t]*:[ \t]*"[0-9a-f]{40}"`),
 			anchors: []string{"private_key_id"},
 			gate:    assigned,
 		},
 		{
 			kind:    "AWS access key ID",
-			re:      regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`),
+			re:      lazyRE(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`),
 			anchors: []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"},
 			gate:    followedBy(16, upperSet),
 			valid:   func(g []string) bool { return random(g[0]) },
 		},
 		{
 			kind:    "AWS secret access key",
-			re:      regexp.MustCompile(`(?i)(` + keyPrefix + `(?:aws_?secret_?access_?key|aws_?secret_?key)` + assignOp + `["']?([a-z0-9/+]{40}))(?:[^a-z0-9/+=]|$)`),
+			re:      lazyRE(`(?i)(` + keyPrefix + `(?:aws_?secret_?access_?key|aws_?secret_?key)` + assignOp + `["']?([a-z0-9/+]{40}))(?:[^a-z0-9/+=]|$)`),
 			anchors: []string{"aws_secret", "awssecret"},
 			gate:    assigned,
 			fold:    true,
@@ -65,21 +63,21 @@ func buildTable() []pattern {
 		},
 		{
 			kind:    "Google API key",
-			re:      regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`),
+			re:      lazyRE(`\bAIza[0-9A-Za-z_\-]{35}`),
 			anchors: []string{"AIza"},
 			gate:    followedBy(35, tokenSet),
 			valid:   func(g []string) bool { return random(g[0]) },
 		},
 		{
 			kind:    "GitHub token",
-			re:      regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,244})\b`),
+			re:      lazyRE(`\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,244})\b`),
 			anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 			gate:    followedBy(22, tokenSet),
 			valid:   func(g []string) bool { return random(g[0]) },
 		},
 		{
 			kind: "GitLab token",
-			re:   regexp.MustCompile(`\bgl(?:pat|dt|ptt|rt|cbt|imt|agent|oas|ft|soat|ffct)-[0-9A-Za-z_\-]{20,}`),
+			re:   lazyRE(`\bgl(?:pat|dt|ptt|rt|cbt|imt|agent|oas|ft|soat|ffct)-[0-9A-Za-z_\-]{20,}`),
 			anchors: []string{"glpat-", "gldt-", "glptt-", "glrt-", "glcbt-", "glimt-",
 				"glagent-", "gloas-", "glft-", "glsoat-", "glffct-"},
 			gate:  followedBy(20, tokenSet),
@@ -87,61 +85,61 @@ func buildTable() []pattern {
 		},
 		{
 			kind:    "Slack token",
-			re:      regexp.MustCompile(`\bxox[abposre]-[0-9]{6,}-[0-9A-Za-z-]{8,}`),
+			re:      lazyRE(`\bxox[abposre]-[0-9]{6,}-[0-9A-Za-z-]{8,}`),
 			anchors: []string{"xox"},
 			gate:    followedBy(10, tokenSet),
 			valid:   func(g []string) bool { return random(g[0]) },
 		},
 		{
 			kind:    "Slack webhook URL",
-			re:      regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{20,}`),
+			re:      lazyRE(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{20,}`),
 			anchors: []string{"hooks.slack.com"},
 			valid:   func(g []string) bool { return random(g[0]) },
 		},
 		{
 			kind:    "Discord webhook URL",
-			re:      regexp.MustCompile(`https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}`),
+			re:      lazyRE(`https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}`),
 			anchors: []string{"discord.com/api/webhooks/", "discordapp.com/api/webhooks/"},
 			valid:   func(g []string) bool { return random(g[0]) },
 		},
 		{
 			kind:    "Anthropic API key",
-			re:      regexp.MustCompile(`\bsk-ant-(?:[a-z]+[0-9]*-)?[A-Za-z0-9_\-]{32,}`),
+			re:      lazyRE(`\bsk-ant-(?:[a-z]+[0-9]*-)?[A-Za-z0-9_\-]{32,}`),
 			anchors: []string{"sk-ant-"},
 			gate:    followedBy(32, tokenSet),
 			valid:   func(g []string) bool { return mixed(g[0]) },
 		},
 		{
 			kind:    "OpenAI API key",
-			re:      regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}`),
+			re:      lazyRE(`\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}`),
 			anchors: []string{"sk-"},
 			gate:    followedBy(20, tokenSet),
 			valid:   func(g []string) bool { return mixed(g[0]) },
 		},
 		{
 			kind:    "Stripe key",
-			re:      regexp.MustCompile(`\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`),
+			re:      lazyRE(`\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`),
 			anchors: []string{"k_live_", "k_test_"},
 			gate:    followedBy(16, alnumSet),
 			valid:   func(g []string) bool { return random(g[0]) },
 		},
 		{
 			kind:    "npm token",
-			re:      regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),
+			re:      lazyRE(`\bnpm_[A-Za-z0-9]{36}\b`),
 			anchors: []string{"npm_"},
 			gate:    followedBy(36, alnumSet),
 			valid:   func(g []string) bool { return random(g[0]) && hasDigit(g[0]) },
 		},
 		{
 			kind:    "Twilio API key",
-			re:      regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`),
+			re:      lazyRE(`\bSK[0-9a-fA-F]{32}\b`),
 			anchors: []string{"SK"},
 			gate:    followedBy(32, hexSet),
 			valid:   func(g []string) bool { return random(g[0][2:]) && hasDigit(g[0][2:]) },
 		},
 		{
 			kind: "Twilio auth token",
-			re: regexp.MustCompile(`(?i)` + keyPrefix + `twilio[a-z0-9_.-]{0,20}(?:auth|token|secret)[a-z0-9_]*` +
+			re: lazyRE(`(?i)` + keyPrefix + `twilio[a-z0-9_.-]{0,20}(?:auth|token|secret)[a-z0-9_]*` +
 				assignOp + `["']?([0-9a-f]{32})\b`),
 			anchors: []string{"twilio"},
 			gate:    assigned,
@@ -151,14 +149,14 @@ func buildTable() []pattern {
 		},
 		{
 			kind:    "SendGrid API key",
-			re:      regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`),
+			re:      lazyRE(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`),
 			anchors: []string{"SG."},
 			gate:    followedBy(22, tokenSet),
 			valid:   func(g []string) bool { return random(g[0]) },
 		},
 		{
 			kind:    "Azure storage account key",
-			re:      regexp.MustCompile(`(?i)\bAccountKey=([a-z0-9+/]{40,}={0,2})`),
+			re:      lazyRE(`(?i)\bAccountKey=([a-z0-9+/]{40,}={0,2})`),
 			anchors: []string{"accountkey="},
 			gate:    followedBy(40, b64Set),
 			fold:    true,
@@ -166,14 +164,14 @@ func buildTable() []pattern {
 		},
 		{
 			kind:    "Heroku API key",
-			re:      regexp.MustCompile(`\bHRKU-[0-9A-Za-z_-]{20,}`),
+			re:      lazyRE(`\bHRKU-[0-9A-Za-z_-]{20,}`),
 			anchors: []string{"HRKU-"},
 			gate:    followedBy(20, tokenSet),
 			valid:   func(g []string) bool { return random(g[0]) },
 		},
 		{
 			kind: "Heroku API key",
-			re: regexp.MustCompile(`(?i)` + keyPrefix + `heroku[a-z0-9_.-]{0,20}(?:key|token|secret|password)` + assignOp +
+			re: lazyRE(`(?i)` + keyPrefix + `heroku[a-z0-9_.-]{0,20}(?:key|token|secret|password)` + assignOp +
 				`["']?([0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12})\b`),
 			anchors: []string{"heroku"},
 			gate:    assigned,
@@ -183,14 +181,14 @@ func buildTable() []pattern {
 		},
 		{
 			kind:    "JSON Web Token",
-			re:      regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{8,}`),
+			re:      lazyRE(`\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{8,}`),
 			anchors: []string{"eyJ"},
 			gate:    followedBy(10, tokenSet),
 			valid:   jwt,
 		},
 		{
 			kind: "URL with credentials",
-			re: regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]{1,15}://([^\s:/?#@"'<>\[\]` + "`" + `]{0,128}):` +
+			re: lazyRE(`(?i)\b([a-z][a-z0-9+.-]{1,15}://([^\s:/?#@"'<>\[\]` + "`" + `]{0,128}):` +
 				`([^\s/?#@"'<>` + "`" + `]{1,256})@)[a-z0-9\[]`),
 			anchors: []string{"://"},
 			gate:    userinfo,
@@ -199,7 +197,7 @@ func buildTable() []pattern {
 		},
 		{
 			kind:    "basic auth header",
-			re:      regexp.MustCompile(`(?i)\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([a-z0-9+/]{8,}={0,2})`),
+			re:      lazyRE(`(?i)\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([a-z0-9+/]{8,}={0,2})`),
 			anchors: []string{"authorization"},
 			gate:    assigned,
 			fold:    true,
@@ -207,7 +205,7 @@ func buildTable() []pattern {
 		},
 		{
 			kind:    "bearer token",
-			re:      regexp.MustCompile(`(?i)\bBearer[ \t]+([a-z0-9\-._~+/]{20,}=*)`),
+			re:      lazyRE(`(?i)\bBearer[ \t]+([a-z0-9\-._~+/]{20,}=*)`),
 			anchors: []string{"bearer"},
 			gate:    bearer,
 			fold:    true,
@@ -218,7 +216,7 @@ func buildTable() []pattern {
 			// PGPASSWORD and MYSQLPASSWORD glue a prefix to the key; a bare
 			// "pass" or "pwd" key needs one (db_pass, MYSQL_PWD), as "pass:"
 			// alone is mostly prose ("tests pass: 12/14") and PWD a directory.
-			re: regexp.MustCompile(`(?i)` + wordStart + `(` + keyPrefix + `(?:[a-z0-9]*passw(?:or)?d|passphrase|[a-z0-9]+[_.-](?:pass|pwd))` +
+			re: lazyRE(`(?i)` + wordStart + `(` + keyPrefix + `(?:[a-z0-9]*passw(?:or)?d|passphrase|[a-z0-9]+[_.-](?:pass|pwd))` +
 				assignOp + assignValue + `)` + valueEnd),
 			anchors: []string{"passw", "passphrase", "_pass", ".pass", "-pass", "_pwd", ".pwd", "-pwd"},
 			gate:    assigned,
@@ -229,7 +227,7 @@ func buildTable() []pattern {
 		},
 		{
 			kind: "password in prose",
-			re: regexp.MustCompile(`(?i)\b(?:password|passphrase|passcode)(?: for [^\s]{1,40})?[ \t]{1,4}(?:is|was)(?:[ \t]*:)?[ \t]+` +
+			re: lazyRE(`(?i)\b(?:password|passphrase|passcode)(?: for [^\s]{1,40})?[ \t]{1,4}(?:is|was)(?:[ \t]*:)?[ \t]+` +
 				`("[^"\r\n]{6,64}"|'[^'\r\n]{6,64}'|` + "`[^`\r\n]{6,64}`" + `|[^\s"'<>` + "`" + `]{6,64})`),
 			anchors: []string{"password", "passphrase", "passcode"},
 			gate:    saidIs,
@@ -239,7 +237,7 @@ func buildTable() []pattern {
 		},
 		{
 			kind: "secret assignment",
-			re: regexp.MustCompile(`(?i)` + wordStart + `(` + keyPrefix +
+			re: lazyRE(`(?i)` + wordStart + `(` + keyPrefix +
 				`(?:secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token)` + assignOp + assignValue + `)`),
 			anchors: []string{"secret", "token", "apikey", "api_key", "api-key",
 				"access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey"},
