@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -137,17 +138,19 @@ func listSources(dir string, at int64) ([]string, []stamp) {
 	return names, stamps
 }
 
-// statSources stamps the regular files among names, several at a time.
+// statSources stamps the regular files among names, on every core.
 func statSources(dir string, names []string, at int64) map[string]source {
 	out := make([]source, len(names))
-	workers := min(runtime.GOMAXPROCS(0)*2, 8, len(names))
+	sd := openStatDir(dir)
+	defer sd.close()
+	workers := min(runtime.GOMAXPROCS(0), 4, len(names))
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(names); i += workers {
-				out[i] = statSource(dir, names[i], at)
+				out[i] = statSource(sd, names[i], at)
 			}
 		}()
 	}
@@ -163,16 +166,15 @@ func statSources(dir string, names []string, at int64) map[string]source {
 
 // statSource stamps one file; kind 0 when it is gone or not a regular
 // file.
-func statSource(dir, name string, at int64) source {
-	fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name)))
-	if err != nil || !fi.Mode().IsRegular() {
+func statSource(sd *statDir, name string, at int64) source {
+	size, mtime, ctime, ino, ok := sd.stamp(name)
+	if !ok {
 		return source{}
 	}
-	s := source{path: name, kind: srcTopic, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if len(name) > len(memdir.LogsDir) && name[:len(memdir.LogsDir)+1] == memdir.LogsDir+"/" {
+	s := source{path: name, kind: srcTopic, size: size, mtime: mtime, ctime: ctime, ino: ino}
+	if strings.HasPrefix(name, memdir.LogsDir+"/") {
 		s.kind = srcLog
 	}
-	s.ino, s.ctime = inodeOf(fi)
 	s.racy = racy(s.mtime, s.ctime, at)
 	return s
 }

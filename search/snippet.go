@@ -8,8 +8,16 @@ import (
 // SnippetRunes is the longest snippet a hit carries.
 const SnippetRunes = 120
 
-// markdownNoise is markup that only costs a snippet room.
-var markdownNoise = strings.NewReplacer("**", "", "__", "", "`", "")
+// dropMarkup removes markup that only costs a snippet room: emphasis
+// and code marks. (A strings.Replacer would cost every process at start.)
+func dropMarkup(s string) string {
+	if !strings.ContainsAny(s, "*_`") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "**", "")
+	s = strings.ReplaceAll(s, "__", "")
+	return strings.ReplaceAll(s, "`", "")
+}
 
 // cleanText flattens markdown for a snippet: one line, emphasis and code
 // marks dropped, heading and list markers gone.
@@ -28,7 +36,7 @@ func cleanText(s string) string {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(strings.Join(strings.Fields(markdownNoise.Replace(line)), " "))
+		b.WriteString(strings.Join(strings.Fields(dropMarkup(line)), " "))
 	}
 	return b.String()
 }

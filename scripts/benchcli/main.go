@@ -5,7 +5,8 @@
 //	benchcli run -label L [-runs 20] [-rounds 3] [-target-ms 15] [-out FILE] -- memdir add ...
 //	    run a command repeatedly, print its median and p90 wall time and its
 //	    largest max RSS, and append them to FILE; "{i}" in an argument
-//	    becomes a number that is new for every run
+//	    becomes a number that is new for every run; -before 'sh command'
+//	    runs untimed before every run (an edit the timed command must see)
 //	benchcli report [-ratio 'NUM/DEN<=3'] FILE
 //	    print the figures of FILE with their targets, PASS or FAIL
 //
@@ -91,6 +92,7 @@ type runOptions struct {
 	warmup         int
 	target         float64
 	dir, out, want string
+	before         string
 	argv           []string
 }
 
@@ -105,6 +107,7 @@ func runRun(args []string) error {
 	fs.StringVar(&o.dir, "C", "", "working directory of the command")
 	fs.StringVar(&o.out, "out", "", "append the result to this file")
 	fs.StringVar(&o.want, "expect", "", "every run's stdout must contain this")
+	fs.StringVar(&o.before, "before", "", "shell command run untimed before every run ({i} as in the command)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -171,6 +174,13 @@ func once(o runOptions, n int) (time.Duration, int64, error) {
 	argv := make([]string, len(o.argv))
 	for i, a := range o.argv {
 		argv[i] = strings.ReplaceAll(a, "{i}", strconv.Itoa(n))
+	}
+	if o.before != "" {
+		pre := exec.Command("sh", "-c", strings.ReplaceAll(o.before, "{i}", strconv.Itoa(n)))
+		pre.Dir = o.dir
+		if out, err := pre.CombinedOutput(); err != nil {
+			return 0, 0, fmt.Errorf("-before: %w\n%s", err, out)
+		}
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = o.dir
