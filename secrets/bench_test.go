@@ -80,3 +80,19 @@ func BenchmarkCompileEveryRow(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFirstScanAdd is the first Scan of the text scripts/bench adds:
+// what one `memdir add` process pays for the scanner.
+func BenchmarkFirstScanAdd(b *testing.B) {
+	text := "Bench text for a whole-process add: the deploy needs the staging VPN and a fresh token from the vault. Rotate it weekly."
+	b.ReportAllocs()
+	for b.Loop() {
+		table, _ := buildDetectors()
+		for prio, ws := range windows(text) {
+			if len(ws) > 0 {
+				table[prio].regexp()
+			}
+		}
+		Scan(text)
+	}
+}
