@@ -167,7 +167,19 @@ func (d *jsonDoc) removeItem(c *node, i int) error {
 		if it.comma >= 0 {
 			end = it.comma + 1
 		}
-		return d.splice(it.keyStart, end, "")
+		// Comments inside: take the item's own line, and the line break
+		// insert put before the closing bracket.
+		from := it.keyStart
+		if ind, own := ownLine(d.src, from); own && from-len(ind) > c.start+1 {
+			from -= len(ind) + 1
+			if d.src[from-1] == '\r' {
+				from--
+			}
+		}
+		if strings.TrimSpace(d.src[end:c.end-1]) == "" {
+			end = c.end - 1
+		}
+		return d.splice(from, end, "")
 	case i > 0:
 		prev := c.items[i-1]
 		if !hasComment(d.src[prev.val.end:it.keyStart]) {

@@ -89,6 +89,7 @@ Examples:
 		newRestoreCmd(a),
 		newCommitCmd(a),
 		newSetupCmd(a),
+		newCaptureCmd(a),
 		newSearchCmd(a),
 		newTimelineCmd(a),
 		newStatsCmd(a),
