@@ -86,8 +86,10 @@ func (r *AddRequest) stripPrivate() {
 	r.How = StripPrivate(r.How)
 	tags := r.Tags[:0:0]
 	for _, t := range r.Tags {
-		if t = strings.TrimSpace(StripPrivate(t)); t != "" {
-			tags = append(tags, t)
+		// A tag that was all private goes; an empty one stays, for
+		// Validate to refuse.
+		if s := strings.TrimSpace(StripPrivate(t)); s != "" || strings.TrimSpace(t) == "" {
+			tags = append(tags, s)
 		}
 	}
 	if r.Tags != nil {
