@@ -2,12 +2,11 @@ package search
 
 import (
 	"math"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/memdir"
 )
@@ -19,7 +18,7 @@ func (ix *Index) hit(r ranked, pq *parsed, now time.Time) Hit {
 	h := Hit{File: r.src.path, Kind: kindTopic, Name: r.d.name, Type: r.d.typ, Score: round3(r.score),
 		Modified: time.Unix(r.d.modified, 0).UTC(), ExactName: r.tier == 0, Private: r.d.private,
 		Expired: r.d.expires != "" && r.d.expires < now.Format(time.DateOnly)}
-	data, _ := os.ReadFile(filepath.Join(ix.dir.Path, filepath.FromSlash(r.src.path)))
+	data, _ := atomicfile.ReadInside(ix.dir.Path, r.src.path)
 	if r.src.kind == srcLog {
 		ix.logHit(&h, r, data, pq)
 		return h

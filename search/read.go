@@ -1,14 +1,13 @@
 package search
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/memdir"
 )
@@ -70,10 +69,26 @@ func entryTime(e dailylog.Entry) time.Time {
 	return t
 }
 
+// readSource reads a topic file through the directory's descriptor (a
+// symlink is never followed) and a daily log through os.Root (no link out
+// of the memory directory is followed). nil when it cannot be read.
+func readSource(dir string, sd *statDir, s source) []byte {
+	if !strings.Contains(s.path, "/") {
+		return sd.read(s.path, s.size)
+	}
+	data, err := atomicfile.ReadInside(dir, s.path)
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
 // readFiles reads the sources' files, several at a time. A file that
 // cannot be read (it was removed since it was seen) is nil.
 func readFiles(dir string, srcs []source) [][]byte {
 	out := make([][]byte, len(srcs))
+	sd := openStatDir(dir)
+	defer sd.close()
 	workers := min(runtime.GOMAXPROCS(0)*2, len(srcs))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -81,10 +96,7 @@ func readFiles(dir string, srcs []source) [][]byte {
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(srcs); i += workers {
-				data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(srcs[i].path)))
-				if err == nil {
-					out[i] = data
-				}
+				out[i] = readSource(dir, sd, srcs[i])
 			}
 		}()
 	}

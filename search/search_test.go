@@ -152,3 +152,18 @@ func TestSearchSnippetAndHit(t *testing.T) {
 		t.Errorf("modified = %v", h.Modified)
 	}
 }
+
+// A topic file that is a symlink out of the memory directory is never
+// read: its text is not searchable and never shows in a snippet.
+func TestSearchNeverFollowsLinksOut(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	writeFile(t, outside, topicFile("project", "Leak", "Outside text", "zebracorn outside the memory directory"))
+	d := newDir(t, map[string]string{"project_inside.md": topicFile("project", "Inside", "Inside", "zebracorn inside")})
+	if err := os.Symlink(outside, filepath.Join(d.Path, "project_leak.md")); err != nil {
+		t.Skip(err)
+	}
+	got := files(t, Open(d), Query{Text: "zebracorn"})
+	if diff := cmp.Diff([]string{"project_inside.md"}, got); diff != "" {
+		t.Errorf("hits (-want +got):\n%s", diff)
+	}
+}

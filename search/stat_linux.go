@@ -3,6 +3,7 @@
 package search
 
 import (
+	"os"
 	"path/filepath"
 
 	"golang.org/x/sys/unix"
@@ -47,4 +48,37 @@ func (s *statDir) stamp(name string) (size, mtime, ctime int64, ino uint64, ok b
 		return 0, 0, 0, 0, false
 	}
 	return st.Size, st.Mtim.Nano(), st.Ctim.Nano(), st.Ino, true
+}
+
+// read returns a file's content, expecting about size bytes: openat on
+// the directory, reads, close (os.ReadFile adds an fstat and two fcntl
+// calls, a third of the cost of reading 10,000 small files). nil when
+// the file cannot be read.
+func (s *statDir) read(name string, size int64) []byte {
+	if s.fd < 0 {
+		data, _ := os.ReadFile(filepath.Join(s.path, name))
+		return data
+	}
+	fd, err := unix.Openat(s.fd, name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(fd)
+	buf := make([]byte, 0, max(size, 0)+512)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil
+		}
+		if n == 0 {
+			return buf
+		}
+		buf = buf[:len(buf)+n]
+	}
 }
