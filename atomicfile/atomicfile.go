@@ -100,15 +100,27 @@ func WriteInside(dir, rel string, data []byte, o Options) (err error) {
 	if o.BeforeRename != nil {
 		o.BeforeRename()
 	}
+	var old *os.File
 	if o.Expect != nil {
-		if err = o.Expect.check(root, rel); err != nil {
+		if old, err = o.Expect.check(root, rel); err != nil {
 			return err
+		}
+		if old != nil {
+			defer old.Close()
 		}
 	}
 	if err = root.Rename(tmp, rel); err != nil {
 		return fmt.Errorf("write %s: %w", path, outside(rel, err))
 	}
-	return syncDirIn(root, filepath.Dir(rel))
+	if err = syncDirIn(root, filepath.Dir(rel)); err != nil {
+		return err
+	}
+	if old != nil {
+		// After the directory's fsync, not before: a writer that opened
+		// the replaced file had that long to write, and is seen.
+		return o.Expect.settle(root, rel, old, data)
+	}
+	return nil
 }
 
 // createTemp makes a new temp file beside rel, named

@@ -152,16 +152,85 @@ func (s Stamp) Same(o Stamp) bool {
 }
 
 // check returns an error wrapping ErrChanged unless rel inside root is
-// still what s stamped.
-func (s Stamp) check(root *os.Root, rel string) error {
-	_, now, err := readStamped(root, rel)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+// still what s stamped. It returns the file it checked, open, so that
+// settle can see a write that lands in it after the check (nil when
+// there is none).
+func (s Stamp) check(root *os.Root, rel string) (*os.File, error) {
+	f, err := root.Open(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		if s.Exists {
+			return nil, fmt.Errorf("%s %w", filepath.ToSlash(rel), ErrChanged)
+		}
+		return nil, nil
+	}
+	if err != nil {
+		return nil, outside(rel, err)
+	}
+	now, err := stampOpen(f)
+	if err == nil && !s.Same(now) {
+		err = fmt.Errorf("%s %w", filepath.ToSlash(rel), ErrChanged)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// stampOpen stamps an open file's whole content.
+func stampOpen(f *os.File) (Stamp, error) {
+	data, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
+	if err != nil {
+		return Stamp{}, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return Stamp{}, err
+	}
+	return Stamp{Exists: true, Size: fi.Size(), ModTime: fi.ModTime(), Sum: sha256.Sum256(data)}, nil
+}
+
+// settle runs after the rename that replaced old, the file check saw as
+// s: a writer that opened old before the rename may have written to it
+// since, and that write would be lost with the unlinked file. If old
+// changed, its content is put back in place of data, followed by what was
+// appended to data since (unless yet another writer replaced the file),
+// and the error wraps ErrChanged, so the caller reads again and redoes
+// its change on top. A writer that opened old before the rename and
+// writes only after settle is not seen: only a lock every writer took
+// could close that window.
+func (s Stamp) settle(root *os.Root, rel string, old *os.File, data []byte) error {
+	now, err := stampOpen(old)
+	if err != nil || s.Same(now) {
 		return err
 	}
-	if !s.Same(now) {
-		return fmt.Errorf("%s %w", filepath.ToSlash(rel), ErrChanged)
+	late, err := io.ReadAll(io.NewSectionReader(old, 0, 1<<62))
+	if err != nil {
+		return err
 	}
-	return nil
+	// What others appended to the new file since the rename stays, after
+	// the late write; a file replaced by yet another writer is theirs.
+	if cur, err := root.ReadFile(rel); err == nil && bytes.HasPrefix(cur, data) {
+		tmp, f, err := createTemp(root, rel)
+		if err != nil {
+			return err
+		}
+		_, werr := f.Write(append(late, cur[len(data):]...))
+		if werr == nil {
+			werr = f.Sync()
+		}
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr == nil {
+			werr = root.Rename(tmp, rel)
+		}
+		if werr != nil {
+			_ = root.Remove(tmp)
+			return fmt.Errorf("%s was edited while memdir replaced it; that edit is kept in the replaced file only: %w", filepath.ToSlash(rel), werr)
+		}
+	}
+	return fmt.Errorf("%s %w (during the write)", filepath.ToSlash(rel), ErrChanged)
 }
 
 // Root is a directory opened once for many reads inside it, as

@@ -204,3 +204,51 @@ func TestCleanTemps(t *testing.T) {
 		t.Errorf("%d files left, want 3", len(ents))
 	}
 }
+
+// A writer that opened the file before memdir's rename and writes after
+// it would write into the unlinked file: settle sees that, puts its
+// content back and asks for the change to be redone.
+func TestSettleKeepsALateWrite(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "t.md"), "one\n")
+	_, st, err := ReadStamped(dir, "t.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := openRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	old, err := st.check(root, "t.md")
+	if err != nil || old == nil {
+		t.Fatalf("check = %v, %v", old, err)
+	}
+	defer old.Close()
+	late, err := os.OpenFile(filepath.Join(dir, "t.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// memdir's rename lands, then the other writer writes.
+	write(t, filepath.Join(dir, "new"), "mine\n")
+	if err := os.Rename(filepath.Join(dir, "new"), filepath.Join(dir, "t.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := late.WriteString("late line\n"); err != nil {
+		t.Fatal(err)
+	}
+	late.Close()
+	if err := st.settle(root, "t.md", old, []byte("mine\n")); !errors.Is(err, ErrChanged) {
+		t.Fatalf("settle = %v, want ErrChanged", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "t.md")); string(got) != "one\nlate line\n" {
+		t.Errorf("t.md = %q, want the late write back", got)
+	}
+	// Nothing late: settle is quiet.
+	_, st, _ = ReadStamped(dir, "t.md")
+	old2, _ := st.check(root, "t.md")
+	defer old2.Close()
+	if err := st.settle(root, "t.md", old2, nil); err != nil {
+		t.Errorf("settle with no late write = %v", err)
+	}
+}
