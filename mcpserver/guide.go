@@ -62,10 +62,12 @@ not in your context or is cut; memory_search is better for finding one thing.`
 it when the user says a memory is wrong, outdated or should be forgotten; to
 correct a memory instead, memory_add it again with the right text.`
 
-	timelineDesc = `Show, in time order, the memories created or changed and the log entries
-written around a point in time (a date such as 2026-11-22, today, yesterday or
-7d, or a memory's name; default: now). Use it to answer "what did we decide
-last week" or to see what happened around a change.`
+	timelineDesc = `Show, oldest first, the memories created or changed (from git history when
+memory is in git) and the log entries written around a point in time: a day
+such as 2026-11-22, today, yesterday or 7d, or a memory's name (its last
+change); default now, 3 days each side (span widens it, e.g. 2w). Use it to
+answer "what did we decide last week" or to see what else happened around a
+change.`
 
 	statsDesc = `Counts about this project's memory: memories per type, the index against its
 load caps (200 lines, 25,000 bytes), private and expired memories, log entries

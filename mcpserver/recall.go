@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -13,10 +12,6 @@ import (
 	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
 )
-
-// errNoSearch is the tool error of the recall tools while this build has
-// no search engine.
-var errNoSearch = errors.New("search is not available in this build")
 
 // searchInput is a memory_search query.
 type searchInput struct {
@@ -77,13 +72,39 @@ func day(what, v string, d *memdir.Dir) (string, error) {
 
 // timelineInput is the point memory_timeline looks around.
 type timelineInput struct {
-	Around string `json:"around,omitempty" jsonschema:"a date (YYYY-MM-DD, today, yesterday, Nd) or a memory's name or file; default: now"`
+	Around string `json:"around,omitempty" jsonschema:"a day (YYYY-MM-DD, today, yesterday or Nd for N days ago) or a memory's name or file; default: now"`
+	Span   string `json:"span,omitempty" jsonschema:"how far to look on each side: Nd, Nw or Nh (default 3d)"`
 }
 
-func (s *Server) timeline(ctx context.Context, req *mcp.CallToolRequest, in timelineInput) (*mcp.CallToolResult, any, error) {
-	return nil, nil, errNoSearch
+// timeline is `memdir timeline`: topic changes (git history or stamps)
+// and log entries around a point, oldest first.
+func (s *Server) timeline(ctx context.Context, req *mcp.CallToolRequest, in timelineInput) (*mcp.CallToolResult, *search.Timeline, error) {
+	span := search.DefaultAround
+	if in.Span != "" {
+		var err error
+		if span, err = search.ParseSpan(in.Span); err != nil {
+			return nil, nil, fmt.Errorf("span: %w", err)
+		}
+	}
+	p, err := s.project(ctx, req.Session)
+	if err != nil {
+		return nil, nil, err
+	}
+	ix := search.Open(p.Dir)
+	q, err := ix.Around(in.Around, span, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	tl, err := ix.Timeline(ctx, q)
+	return nil, tl, err
 }
 
-func (s *Server) stats(ctx context.Context, req *mcp.CallToolRequest, in struct{}) (*mcp.CallToolResult, any, error) {
-	return nil, nil, errNoSearch
+// stats is `memdir stats`.
+func (s *Server) stats(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, *search.Stats, error) {
+	p, err := s.project(ctx, req.Session)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := search.Open(p.Dir).Stats(ctx, search.StatsOptions{Schedule: p.Schedule})
+	return nil, st, err
 }

@@ -40,6 +40,9 @@ type Project struct {
 	// Claim records the project root in a new memory directory before its
 	// first write, as `memdir add` does; nil when there is nothing to claim.
 	Claim func() error
+	// Schedule is the dream.schedule setting, which memory_stats reports
+	// on.
+	Schedule string
 }
 
 // Opener resolves the project of a working directory; "" means the

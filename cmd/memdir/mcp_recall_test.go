@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,10 +59,35 @@ func testRecallTools(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
 			t.Errorf("search %v: %q", args, msg)
 		}
 	}
-	for _, name := range []string{"memory_timeline", "memory_stats"} {
-		if msg := callErr(t, ctx, cs, name, map[string]any{}); !strings.Contains(msg, "search is not available in this build") {
-			t.Errorf("%s: %s", name, msg)
-		}
+	type timeline struct {
+		Source string
+		Events []struct{ Kind, File, Name string }
+	}
+	tl := callOK[timeline](t, ctx, cs, "memory_timeline", nil)
+	var changed []string
+	for _, e := range tl.Events {
+		changed = append(changed, e.Kind+" "+e.File)
+	}
+	if tl.Source != "stamps" || !slices.Contains(changed, "created feedback_testing_policy.md") || slices.ContainsFunc(changed, func(s string) bool { return strings.Contains(s, "salary") }) {
+		t.Errorf("timeline = %+v", tl)
+	}
+	if tl := callOK[timeline](t, ctx, cs, "memory_timeline", map[string]any{"around": "2026-10-01", "span": "1w"}); len(tl.Events) != 0 {
+		t.Errorf("timeline around 2026-10-01 = %+v", tl)
+	}
+	if tl := callOK[timeline](t, ctx, cs, "memory_timeline", map[string]any{"around": "Testing policy"}); len(tl.Events) == 0 {
+		t.Errorf("timeline around a topic = %+v", tl)
+	}
+	for _, args := range []map[string]any{{"around": "no such topic"}, {"span": "soon"}} {
+		callErr(t, ctx, cs, "memory_timeline", args)
+	}
+	type stats struct {
+		Topics  int
+		ByType  map[string]int `json:"by_type"`
+		Private int
+	}
+	st := callOK[stats](t, ctx, cs, "memory_stats", nil)
+	if st.Topics != 2 || st.Private != 1 || st.ByType["feedback"] != 1 {
+		t.Errorf("stats = %+v", st)
 	}
 }
 

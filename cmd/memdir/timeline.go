@@ -3,15 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/search"
 )
 
@@ -54,31 +49,20 @@ Examples:
 }
 
 func runTimeline(ctx context.Context, a *app, opts timelineOptions, ref string) error {
-	around, err := parseAround(opts.around)
+	span, err := search.ParseSpan(opts.around)
 	if err != nil {
-		return err
+		return usagef("--around %v", err)
 	}
 	ws, err := a.workspace()
 	if err != nil {
 		return err
 	}
-	q := search.TimelineQuery{IncludePrivate: opts.includePrivate}
-	centre := a.now()
-	if day, derr := logDate("DATE", ref, a.now()); ref == "" || derr == nil {
-		if day != "" {
-			start, _ := time.ParseInLocation(time.DateOnly, day, time.Local)
-			q.From, q.To = start.Add(-around), start.AddDate(0, 0, 1).Add(around-time.Second)
-		} else {
-			q.From, q.To = centre.Add(-around), centre.Add(around)
-		}
-	} else {
-		if q.Topic, err = ws.dir.Find(ref); err != nil {
-			return err
-		}
-		centre = topicTime(ws.dir.Path, q.Topic)
-		q.From, q.To = centre.Add(-around), centre.Add(around)
+	ix := search.Open(ws.dir)
+	q, err := ix.Around(ref, span, opts.includePrivate)
+	if err != nil {
+		return err
 	}
-	tl, err := search.Open(ws.dir).Timeline(ctx, q)
+	tl, err := ix.Timeline(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -87,48 +71,6 @@ func runTimeline(ctx context.Context, a *app, opts timelineOptions, ref string) 
 	}
 	printTimeline(a, tl, q.Topic != "")
 	return nil
-}
-
-// topicTime is a topic's last change: its modified stamp, else its
-// created stamp, else the file's modification time.
-func topicTime(dir, file string) time.Time {
-	data, err := os.ReadFile(filepath.Join(dir, file))
-	if err == nil {
-		if t, perr := memdir.ParseTopic(file, data); perr == nil {
-			for _, ts := range []time.Time{t.Modified, t.Created} {
-				if !ts.IsZero() {
-					return ts
-				}
-			}
-		}
-	}
-	if fi, err := os.Stat(filepath.Join(dir, file)); err == nil {
-		return fi.ModTime()
-	}
-	return time.Time{}
-}
-
-// parseAround reads --around: Nd, Nw, Nh or a Go duration, positive and
-// at most ten years.
-func parseAround(s string) (time.Duration, error) {
-	s = strings.TrimSpace(strings.ToLower(s))
-	var d time.Duration
-	var err error
-	if n, unit := strings.TrimRight(s, "dw"), s[max(len(s)-1, 0):]; (unit == "d" || unit == "w") && n != "" {
-		var k int
-		if k, err = strconv.Atoi(n); err == nil && k > 0 && k <= 3650 {
-			d = time.Duration(k) * 24 * time.Hour
-			if unit == "w" {
-				d *= 7
-			}
-		}
-	} else {
-		d, err = time.ParseDuration(s)
-	}
-	if err != nil || d <= 0 || d > 3650*24*time.Hour {
-		return 0, usagef("--around %q is not a span: use Nd, Nw, Nh or 90m, e.g. --around 3d", s)
-	}
-	return d, nil
 }
 
 func printTimeline(a *app, tl *search.Timeline, marks bool) {
