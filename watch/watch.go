@@ -134,6 +134,11 @@ func newWatcher(opts Options) (*watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watch %s: %w", opts.Dir.Path, err)
 	}
+	// The memory directory may be a symlink: watch where it leads (a walk
+	// never enters a link).
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
 	now := opts.Now
 	if now == nil {
 		now = opts.Dir.Now

@@ -71,7 +71,9 @@ func runEdit(a *app, opts editOptions, ref string) error {
 	if found := secrets.Scan(string(edited)); len(found) > 0 && !opts.allowSecret {
 		return usagef("%s:%d: looks like a %s: secrets never go into memory; nothing was changed and your copy is kept at %s", file, found[0].Line, found[0].Kind, draft)
 	}
-	if _, _, err := ws.dir.Replace(file, orig, edited); err != nil {
+	_, _, err = ws.dir.Replace(file, orig, edited)
+	a.reportRecovery(ws.dir)
+	if err != nil {
 		if memdir.IsInput(err) {
 			return usagef("%v; nothing was changed and your copy is kept at %s", err, draft)
 		}

@@ -90,6 +90,7 @@ func runIndex(a *app, opts indexOptions) error {
 			op, verb = d.Fit, "fitted"
 		}
 		problems, err := op()
+		a.reportRecovery(d)
 		if err != nil {
 			return err
 		}
