@@ -126,7 +126,8 @@ func (p *planner) planIndex(keep []*work) error {
 	var metas []index.Meta
 	for _, w := range keep {
 		if !w.t.Private {
-			metas = append(metas, index.Meta{Entry: index.Entry{Title: w.t.Name, File: w.t.File, Hook: w.t.Description}, Type: w.t.Type, Modified: w.t.Modified})
+			e := old.KeepTitle(index.Entry{Title: w.t.Name, File: w.t.File, Hook: w.t.Description})
+			metas = append(metas, index.Meta{Entry: e, Type: w.t.Type, Modified: w.t.Modified})
 		}
 	}
 	for _, f := range p.s.broken {

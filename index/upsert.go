@@ -40,6 +40,18 @@ func (ix *Index) Upsert(e Entry) (added bool) {
 	return !found
 }
 
+// KeepTitle returns e with the title of the line ix already has for
+// e.File, if it has one. The title of an existing line is the person's
+// (Claude Code names a topic with a kebab-case slug and titles its index
+// line in prose), so only a new line takes the topic's name, and a line
+// whose hook did not change keeps its bytes.
+func (ix *Index) KeepTitle(e Entry) Entry {
+	if old, ok := ix.Lookup(e.File); ok && old.Title != "" {
+		e.Title = old.Title
+	}
+	return e
+}
+
 // placement is where new entry lines go: before Lines[pos], with a blank
 // line before or after them to keep markdown blocks apart.
 type placement struct {

@@ -22,7 +22,7 @@ func (d *Dir) placeEntry(ix *index.Index, t *Topic) (string, error) {
 		if t.Private {
 			ix.Remove(t.File)
 		} else {
-			ix.Upsert(entryOf(t))
+			ix.Upsert(ix.KeepTitle(entryOf(t)))
 		}
 		return "", nil
 	}
@@ -30,7 +30,7 @@ func (d *Dir) placeEntry(ix *index.Index, t *Topic) (string, error) {
 	if t.Private {
 		over.Remove(t.File)
 	} else {
-		over.Upsert(entryOf(t))
+		over.Upsert(over.KeepTitle(entryOf(t)))
 	}
 	out := over.Bytes()
 	if string(out) == string(f.data) {

@@ -329,15 +329,9 @@ func (s *indexSet) apply(seen map[string]*seenTopic, gone map[string]bool, res *
 		case !indexed:
 			fresh = append(fresh, t)
 		default:
-			// The title of an existing line is the person's (Claude Code's
-			// names are kebab slugs, its index titles prose): only a changed
-			// description rewrites the line, and an unchanged line keeps its
-			// bytes.
+			// Only a changed description rewrites the line.
 			old, _ := at.ix.Lookup(f)
-			e := entryOf(t)
-			if old.Title != "" {
-				e.Title = old.Title
-			}
+			e := at.ix.KeepTitle(entryOf(t))
 			if index.FormatEntry(old) != index.FormatEntry(e) {
 				res.Updated = append(res.Updated, f)
 				at.ix.Upsert(e)
