@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -74,9 +75,14 @@ func runCapture(a *app) error {
 // hook. A note the store refuses (a credential, say) is answered too: the
 // hook must not fail the prompt for it.
 func (a *app) capturePrompt(in capture.Input) error {
-	note, ok := capture.Remember(memdir.StripPrivate(in.Prompt))
+	note, ok := capture.Remember(in.Prompt)
 	if !ok {
 		return nil
+	}
+	// The private part goes before the note is named: a name is stored too.
+	if note = strings.TrimSpace(memdir.StripPrivate(note)); note == "" {
+		msg := "all of the note is inside <private>...</private>, which is never stored"
+		return a.writeJSON(capture.NewReply(in, "memdir: not saved: "+msg, "memdir did not save the user's note: "+msg+"."))
 	}
 	n := capture.NoteFrom(note)
 	text, _ := reldate.Rewrite(n.Text, a.now())
@@ -96,12 +102,13 @@ func (a *app) capturePrompt(in capture.Input) error {
 	case err != nil:
 		return err
 	default:
-		where := res.File
+		where, detail := res.File, res.File+", "+string(res.Action)
 		if res.Action == memdir.Logged {
-			where = "today's log, " + res.Log + ", for the next dream"
+			where = res.Log + ", for the next dream"
+			detail = "logged to " + where
 		}
 		reply = capture.NewReply(in, fmt.Sprintf("memdir: remembered (%s %q, %s)", n.Type, n.Name, where),
-			fmt.Sprintf("memdir saved the user's note to memory as a %s memory named %q (%s, %s). It is remembered: do not save it again; just acknowledge it.", n.Type, n.Name, where, res.Action))
+			fmt.Sprintf("memdir saved the user's note to memory as a %s memory named %q (%s). It is remembered: do not save it again; just acknowledge it.", n.Type, n.Name, detail))
 	}
 	return a.writeJSON(reply)
 }
