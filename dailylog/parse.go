@@ -397,14 +397,17 @@ func atoi(s string) int {
 }
 
 // sessionLine reads a line of a per-session log, prefix-coded as Claude
-// Code's dream describes it: "> " the user, "< " the assistant (kept as
-// text), ". " a tool call (dropped).
+// Code's dream describes it: "> " the user (an entry), "< " the assistant
+// and ". " a tool call (both dropped). Claude Code's dream hands these
+// lines to a model that picks what is worth keeping; a distiller without
+// one would keep every "< Done." as a topic, so only what the person said
+// is an entry.
 func sessionLine(text string) string {
 	switch {
-	case strings.HasPrefix(text, ". "), text == ".":
-		return ""
-	case strings.HasPrefix(text, "> "), strings.HasPrefix(text, "< "):
+	case strings.HasPrefix(text, "> "):
 		return "- " + text[2:]
+	case strings.HasPrefix(text, ". "), strings.HasPrefix(text, "< "), text == ".", text == "<", text == ">":
+		return ""
 	}
 	return text
 }
