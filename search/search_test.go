@@ -167,3 +167,36 @@ func TestSearchNeverFollowsLinksOut(t *testing.T) {
 		t.Errorf("hits (-want +got):\n%s", diff)
 	}
 }
+
+// A damaged index (garbage, truncated, from another format) is rebuilt
+// silently by the next search, which finds what the files say.
+func TestDamagedIndexRebuilt(t *testing.T) {
+	d := newDir(t, corpus)
+	ix := Open(d)
+	files(t, ix, Query{Text: "database"})
+	base := filepath.Join(d.Path, filepath.FromSlash(StateDir), baseFile)
+	good, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := append([]byte(nil), good...)
+	flipped[len(flipped)/2] ^= 0xff
+	for name, data := range map[string][]byte{
+		"garbage":   []byte("not an index at all"),
+		"truncated": good[:len(good)/2],
+		"flipped":   flipped,
+		"empty":     nil,
+		"version":   append([]byte(magic+"\x63\x00\x00\x00"), good[len(magic)+4:]...),
+	} {
+		t.Run(name, func(t *testing.T) {
+			writeFile(t, base, string(data))
+			got := files(t, Open(d), Query{Text: "database"})
+			if diff := cmp.Diff([]string{"feedback_testing_policy.md"}, got); diff != "" {
+				t.Errorf("hits (-want +got):\n%s", diff)
+			}
+			if s := Open(d).load(baseFile); s == nil {
+				t.Errorf("the damaged index was not replaced by a good one")
+			}
+		})
+	}
+}

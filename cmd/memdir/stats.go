@@ -45,6 +45,9 @@ func runStats(ctx context.Context, a *app, opts statsOptions) error {
 	if err != nil {
 		return err
 	}
+	if !ws.dir.Exists() {
+		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
+	}
 	st, err := search.Open(ws.dir).Stats(ctx, search.StatsOptions{Schedule: ws.settings.Get("dream.schedule")})
 	if err != nil {
 		return err

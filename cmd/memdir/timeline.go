@@ -57,6 +57,9 @@ func runTimeline(ctx context.Context, a *app, opts timelineOptions, ref string) 
 	if err != nil {
 		return err
 	}
+	if !ws.dir.Exists() {
+		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
+	}
 	ix := search.Open(ws.dir)
 	q, err := ix.Around(ref, span, opts.includePrivate)
 	if err != nil {
