@@ -15,7 +15,10 @@
 //
 // It never writes a topic file. Files it cannot use (invalid frontmatter, a
 // secret) are reported on the log stream and in .memdir/watch.log and left
-// alone, their index lines as they were.
+// alone, their index lines as they were. A file that a person wrote with a
+// secret in it cannot be un-written, but the secret is shown only redacted,
+// never reaches MEMORY.md (a new file is not indexed, an indexed one keeps
+// its old line) and is never committed.
 package watch
 
 import (
