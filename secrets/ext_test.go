@@ -95,3 +95,28 @@ func TestKeptRulesFind(t *testing.T) {
 		})
 	}
 }
+
+// TestScanConcurrent scans from several goroutines at once, as the store's
+// reconciliation does: the rows' regexps compile on first use, once, under
+// -race.
+func TestScanConcurrent(t *testing.T) {
+	var cases []string
+	for _, c := range credentials() {
+		cases = append(cases, c.text)
+	}
+	done := make(chan int)
+	for g := range 8 {
+		go func() {
+			n := 0
+			for i := range cases {
+				n += len(Scan(cases[(i+g)%len(cases)]))
+			}
+			done <- n
+		}()
+	}
+	for range 8 {
+		if n := <-done; n < len(cases) {
+			t.Errorf("a goroutine found %d credentials in %d texts", n, len(cases))
+		}
+	}
+}
