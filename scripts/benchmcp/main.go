@@ -16,8 +16,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func main() {
@@ -55,7 +58,7 @@ type figures struct {
 	firstFind time.Duration // the first search, which may build an index
 	add       time.Duration // mean
 	search    time.Duration // mean
-	found     int           // searches for a unique word that found its memory
+	found     int           // searches for a unique word that found it
 }
 
 func run(ctx context.Context, o options) (bool, error) {
@@ -84,54 +87,88 @@ func run(ctx context.Context, o options) (bool, error) {
 	}
 	fmt.Printf("seeded the peer with %d memories in %s\n", o.n, since(start))
 
-	var figs [2]figures
-	for i, s := range []server{md, peer} {
-		if figs[i], err = measure(ctx, s, o, added, targets); err != nil {
-			return false, fmt.Errorf("%s: %w", s.name(), err)
-		}
+	md2, peer2, err := measure(ctx, [2]server{md, peer}, o, added, targets)
+	if err != nil {
+		return false, err
 	}
-	return report(o, figs[0], figs[1]), nil
+	return report(o, md2, peer2), nil
 }
 
 func since(t time.Time) string { return time.Since(t).Round(time.Millisecond).String() }
 
-// measure takes one server's figures: initialize over fresh spawns, then
-// in one session a warm-up search, the adds and the searches.
-func measure(ctx context.Context, s server, o options, added []memory, targets []memory) (figures, error) {
-	var f figures
-	var err error
-	if f.init, err = timeInit(ctx, s, o.inits); err != nil {
-		return f, fmt.Errorf("initialize: %w", err)
+// measure takes both servers' figures, one step of each in turn so that
+// a change in the machine's load weighs on both alike: initialize over
+// fresh spawns, then, in one session each, a first search, the adds and
+// the searches.
+func measure(ctx context.Context, srv [2]server, o options, added, targets []memory) (figures, figures, error) {
+	var f [2]figures
+	var inits [2][]time.Duration
+	for range o.inits {
+		for k, s := range srv {
+			d, err := spawnToInit(ctx, s)
+			if err != nil {
+				return f[0], f[1], fmt.Errorf("%s: initialize: %w", s.name(), err)
+			}
+			inits[k] = append(inits[k], d)
+		}
 	}
-	sess, err := connect(ctx, s)
-	if err != nil {
-		return f, fmt.Errorf("connect: %w", err)
+	var sess [2]*mcp.ClientSession
+	for k, s := range srv {
+		var err error
+		f[k].init = median(inits[k])
+		if sess[k], err = connect(ctx, s); err != nil {
+			return f[0], f[1], fmt.Errorf("%s: connect: %w", s.name(), err)
+		}
+		defer sess[k].Close()
 	}
-	defer sess.Close()
-	t := time.Now()
-	if _, err := s.search(ctx, sess, targets[0].word); err != nil {
-		return f, fmt.Errorf("first search: %w", err)
+	// each runs one step against each server and adds its time to *sum.
+	each := func(what string, sum func(*figures) *time.Duration, step func(server, *mcp.ClientSession) (bool, error)) error {
+		for k, s := range srv {
+			t := time.Now()
+			found, err := step(s, sess[k])
+			*sum(&f[k]) += time.Since(t)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", s.name(), what, err)
+			}
+			if found {
+				f[k].found++
+			}
+		}
+		return nil
 	}
-	f.firstFind = time.Since(t)
-	t = time.Now()
+	search := func(m memory) func(server, *mcp.ClientSession) (bool, error) {
+		return func(s server, cs *mcp.ClientSession) (bool, error) {
+			hits, err := s.search(ctx, cs, m.word)
+			return err == nil && s.found(hits, m), err
+		}
+	}
+	if err := each("first search", func(f *figures) *time.Duration { return &f.firstFind }, search(targets[0])); err != nil {
+		return f[0], f[1], err
+	}
+	f[0].found, f[1].found = 0, 0
 	for _, m := range added {
-		if err := s.add(ctx, sess, m); err != nil {
-			return f, fmt.Errorf("add %q: %w", m.name, err)
-		}
-	}
-	f.add = time.Since(t) / time.Duration(len(added))
-	t = time.Now()
-	for _, m := range targets {
-		hits, err := s.search(ctx, sess, m.word)
+		err := each("add "+m.name, func(f *figures) *time.Duration { return &f.add }, func(s server, cs *mcp.ClientSession) (bool, error) {
+			return false, s.add(ctx, cs, m)
+		})
 		if err != nil {
-			return f, fmt.Errorf("search %q: %w", m.word, err)
-		}
-		if s.found(hits, m) {
-			f.found++
+			return f[0], f[1], err
 		}
 	}
-	f.search = time.Since(t) / time.Duration(len(targets))
-	return f, nil
+	for _, m := range targets {
+		if err := each("search "+m.word, func(f *figures) *time.Duration { return &f.search }, search(m)); err != nil {
+			return f[0], f[1], err
+		}
+	}
+	for k := range f {
+		f[k].add /= time.Duration(len(added))
+		f[k].search /= time.Duration(len(targets))
+	}
+	return f[0], f[1], nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 // report prints both servers' figures and the verdicts; it reports

@@ -54,21 +54,8 @@ func callTool(ctx context.Context, s *mcp.ClientSession, name string, args any) 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",` +
 	`"capabilities":{},"clientInfo":{"name":"benchmcp","version":"1"}}}` + "\n"
 
-// timeInit spawns the server k times and returns the median time from
-// the spawn to the initialize response.
-func timeInit(ctx context.Context, s server, k int) (time.Duration, error) {
-	times := make([]time.Duration, 0, k)
-	for range k {
-		d, err := spawnToInit(ctx, s)
-		if err != nil {
-			return 0, err
-		}
-		times = append(times, d)
-	}
-	slices.Sort(times)
-	return times[len(times)/2], nil
-}
-
+// spawnToInit spawns the server and returns the time from the spawn to
+// its initialize response.
 func spawnToInit(ctx context.Context, s server) (time.Duration, error) {
 	cmd := s.command()
 	in, err := cmd.StdinPipe()
