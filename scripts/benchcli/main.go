@@ -58,6 +58,10 @@ type result struct {
 	Median, P90  time.Duration
 	MaxRSSKB     int64
 	TargetMillis float64 // 0: no target
+	// CPU is the median user+system time of the best round: on a shared
+	// machine it moves less with the load than the wall time. It is
+	// printed by run only.
+	CPU time.Duration
 }
 
 func (r result) line() string {
@@ -119,7 +123,7 @@ func runRun(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%-40s median %8s  p90 %8s  max RSS %6.1f MB\n", r.Label, ms(r.Median), ms(r.P90), float64(r.MaxRSSKB)/1024)
+	fmt.Printf("%-40s median %8s  p90 %8s  cpu %8s  max RSS %6.1f MB\n", r.Label, ms(r.Median), ms(r.P90), ms(r.CPU), float64(r.MaxRSSKB)/1024)
 	if o.out == "" {
 		return nil
 	}
@@ -137,40 +141,42 @@ func runRun(args []string) error {
 // measure runs the rounds and returns the best round's figures.
 func measure(o runOptions) (result, error) {
 	counter := 0
-	next := func() (time.Duration, int64, error) {
+	next := func() (time.Duration, time.Duration, int64, error) {
 		counter++
 		return once(o, counter)
 	}
 	for range o.warmup {
-		if _, _, err := next(); err != nil {
+		if _, _, _, err := next(); err != nil {
 			return result{}, err
 		}
 	}
 	best := result{Label: o.label, TargetMillis: o.target}
 	for round := range o.rounds {
 		times := make([]time.Duration, 0, o.runs)
+		cpus := make([]time.Duration, 0, o.runs)
 		var rss int64
 		for range o.runs {
-			d, kb, err := next()
+			d, cpu, kb, err := next()
 			if err != nil {
 				return result{}, err
 			}
-			times = append(times, d)
+			times, cpus = append(times, d), append(cpus, cpu)
 			rss = max(rss, kb)
 		}
 		slices.Sort(times)
+		slices.Sort(cpus)
 		med, p90 := percentile(times, 50), percentile(times, 90)
 		if round == 0 || med < best.Median {
-			best.Median, best.P90 = med, p90
+			best.Median, best.P90, best.CPU = med, p90, percentile(cpus, 50)
 		}
 		best.MaxRSSKB = max(best.MaxRSSKB, rss)
 	}
 	return best, nil
 }
 
-// once runs the command with "{i}" replaced by n and returns its wall time
-// and max RSS in KiB.
-func once(o runOptions, n int) (time.Duration, int64, error) {
+// once runs the command with "{i}" replaced by n and returns its wall time,
+// its CPU time (user and system) and its max RSS in KiB.
+func once(o runOptions, n int) (time.Duration, time.Duration, int64, error) {
 	argv := make([]string, len(o.argv))
 	for i, a := range o.argv {
 		argv[i] = strings.ReplaceAll(a, "{i}", strconv.Itoa(n))
@@ -179,7 +185,7 @@ func once(o runOptions, n int) (time.Duration, int64, error) {
 		pre := exec.Command("sh", "-c", strings.ReplaceAll(o.before, "{i}", strconv.Itoa(n)))
 		pre.Dir = o.dir
 		if out, err := pre.CombinedOutput(); err != nil {
-			return 0, 0, fmt.Errorf("-before: %w\n%s", err, out)
+			return 0, 0, 0, fmt.Errorf("-before: %w\n%s", err, out)
 		}
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -190,16 +196,16 @@ func once(o runOptions, n int) (time.Duration, int64, error) {
 	err := cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
-		return 0, 0, fmt.Errorf("%s: %w\n%s", strings.Join(argv, " "), err, stderr.String())
+		return 0, 0, 0, fmt.Errorf("%s: %w\n%s", strings.Join(argv, " "), err, stderr.String())
 	}
 	if o.want != "" && !strings.Contains(stdout.String(), o.want) {
-		return 0, 0, fmt.Errorf("%s: stdout does not contain %q:\n%s", strings.Join(argv, " "), o.want, stdout.String())
+		return 0, 0, 0, fmt.Errorf("%s: stdout does not contain %q:\n%s", strings.Join(argv, " "), o.want, stdout.String())
 	}
 	var kb int64
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		kb = int64(ru.Maxrss) // KiB on Linux
 	}
-	return wall, kb, nil
+	return wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), kb, nil
 }
 
 // percentile of sorted times, nearest rank.
