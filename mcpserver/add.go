@@ -47,6 +47,7 @@ func (s *Server) add(ctx context.Context, req *mcp.CallToolRequest, in addInput)
 		}
 	}
 	res, err := p.Dir.Add(ar)
+	p.wrote()
 	if err != nil {
 		return nil, memdir.AddResult{}, refusal(err)
 	}

@@ -43,6 +43,16 @@ type Project struct {
 	// Schedule is the dream.schedule setting, which memory_stats reports
 	// on.
 	Schedule string
+	// Wrote, when set, is called after each write (add, forget) to log
+	// what the store's lock repaired on the way, as the CLI does.
+	Wrote func()
+}
+
+// wrote reports a write to p.Wrote.
+func (p *Project) wrote() {
+	if p.Wrote != nil {
+		p.Wrote()
+	}
 }
 
 // Opener resolves the project of a working directory; "" means the

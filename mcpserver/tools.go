@@ -95,7 +95,9 @@ func (s *Server) forget(ctx context.Context, req *mcp.CallToolRequest, in refInp
 	if err != nil {
 		return nil, forgetOutput{}, err
 	}
-	if err := p.Dir.Remove(file); err != nil {
+	err = p.Dir.Remove(file)
+	p.wrote()
+	if err != nil {
 		return nil, forgetOutput{}, err
 	}
 	return nil, forgetOutput{Removed: file}, nil

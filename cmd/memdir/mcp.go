@@ -80,7 +80,8 @@ func (a *app) mcpOpener(logw io.Writer) mcpserver.Opener {
 		if err != nil {
 			return nil, err
 		}
-		return &mcpserver.Project{Dir: ws.dir, Claim: ws.claim, Schedule: ws.settings.Get("dream.schedule")}, nil
+		return &mcpserver.Project{Dir: ws.dir, Claim: ws.claim, Schedule: ws.settings.Get("dream.schedule"),
+			Wrote: func() { b.reportRecovery(ws.dir) }}, nil
 	}
 }
 
