@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/binary"
 	"errors"
+	"unsafe"
 )
 
 // errCorrupt is an index file that does not decode: it is rebuilt.
@@ -100,4 +101,14 @@ func (d *dec) u64() uint64 {
 	return binary.LittleEndian.Uint64(b)
 }
 
-func (d *dec) str() string { return string(d.bytes(d.count(1))) }
+// str reads a string without copying it: it points into the index file's
+// bytes, which are never written to once read, and keeps them alive as
+// long as it lives. A search decodes some 60,000 strings of a 10,000-topic
+// index; copying them was a fifth of its time.
+func (d *dec) str() string {
+	b := d.bytes(d.count(1))
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}

@@ -15,7 +15,9 @@ import (
 // description, the tags and a snippet from the field that matched best.
 // The file is read now, so the snippet is the file as it is.
 func (ix *Index) hit(r ranked, pq *parsed, now time.Time) Hit {
-	h := Hit{File: r.src.path, Kind: kindTopic, Name: r.d.name, Type: r.d.typ, Score: round3(r.score),
+	// Strings of the index point into its file's bytes: a hit gets
+	// copies, so it does not keep the whole index alive.
+	h := Hit{File: strings.Clone(r.src.path), Kind: kindTopic, Name: strings.Clone(r.d.name), Type: r.d.typ, Score: round3(r.score),
 		Modified: time.Unix(r.d.modified, 0).UTC(), ExactName: r.tier == 0, Private: r.d.private,
 		Expired: r.d.expires != "" && r.d.expires < now.Format(time.DateOnly)}
 	data, _ := atomicfile.ReadInside(ix.dir.Path, r.src.path)
@@ -36,7 +38,7 @@ func (ix *Index) hit(r ranked, pq *parsed, now time.Time) Hit {
 
 // logHit fills in a log entry's day, number, line and text.
 func (ix *Index) logHit(h *Hit, r ranked, data []byte, pq *parsed) {
-	h.Kind, h.Day, h.Entry, h.Line = kindLog, r.d.day, int(r.d.entry), int(r.d.line)
+	h.Kind, h.Day, h.Entry, h.Line = kindLog, strings.Clone(r.d.day), int(r.d.entry), int(r.d.line)
 	h.Modified = time.Unix(r.d.modified, 0)
 	entries, _ := dailylog.Parse(data, r.src.path)
 	text := ""

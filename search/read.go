@@ -15,7 +15,8 @@ import (
 // addFile indexes one source file's content: a topic is one document, a
 // daily log one per entry. A topic file whose frontmatter does not parse
 // is still searchable: its whole text is the body and its file name the
-// name, since the files are the truth and a person may write them so.
+// name, since the files are the truth and a person may write them so; it
+// is private when its broken frontmatter says so (memdir.SaysPrivate).
 func (b *builder) addFile(s source, data []byte) {
 	src := b.addSource(s)
 	if s.kind == srcLog {
@@ -27,6 +28,7 @@ func (b *builder) addFile(s source, data []byte) {
 	t, err := memdir.ParseTopic(path.Base(s.path), data)
 	if err != nil {
 		d.name = strings.TrimSuffix(path.Base(s.path), ".md")
+		d.private = memdir.SaysPrivate(data)
 		d.modified = s.mtime / int64(time.Second)
 		fields[fieldName], fields[fieldBody] = d.name, string(data)
 		b.addDoc(d, &fields)

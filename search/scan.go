@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -34,49 +36,86 @@ func racy(mtime, ctime, at int64) bool {
 
 // scan compares the files with what the index read.
 type scan struct {
-	dirs    []stamp           // the directories' stamps, for the next scan
-	now     map[string]source // every source file as it is now
-	changed []string          // paths that are new, changed or racy
-	deleted []string          // paths the index has that are gone
-	racy    int               // changed only in that their stamp was racy
+	dirs    []stamp  // the directories' stamps, for the next scan
+	now     []source // every source file as it is now, sorted by path
+	changed []string // paths that are new, changed or racy
+	deleted []string // paths the index has that are gone
+	racy    int      // changed only in that their stamp was racy
 }
 
 // fresh reports whether the index already reflects every file.
 func (sc *scan) fresh() bool { return len(sc.changed) == 0 && len(sc.deleted) == 0 }
 
+// lookup returns a file's stamp as the scan took it.
+func (sc *scan) lookup(p string) (source, bool) {
+	i, ok := slices.BinarySearchFunc(sc.now, p, func(s source, p string) int { return strings.Compare(s.path, p) })
+	if !ok {
+		return source{}, false
+	}
+	return sc.now[i], true
+}
+
+// paths lists every source file, sorted.
+func (sc *scan) paths() []string {
+	out := make([]string, len(sc.now))
+	for i, s := range sc.now {
+		out[i] = s.path
+	}
+	return out
+}
+
 // scanFiles stats every source file, listing the directories again only
 // when one of them changed since the index listed it (or the index has
-// none), and reports what changed. The wall clock is used, never the
-// command's clock: stamps come from the file system.
-func scanFiles(dir string, known map[string]*source, dirs []stamp) *scan {
+// none), and reports what changed. known is sorted by path. The wall
+// clock is used, never the command's clock: stamps come from the file
+// system.
+func scanFiles(dir string, known []*source, dirs []stamp) *scan {
 	at := time.Now().UnixNano()
 	sc := &scan{dirs: dirs}
 	var names []string
 	if known == nil || dirsChanged(dir, dirs) {
 		names, sc.dirs = listSources(dir, at)
+		sort.Strings(names)
 	} else {
-		names = make([]string, 0, len(known))
-		for p := range known {
-			names = append(names, p)
+		names = make([]string, len(known))
+		for i, k := range known {
+			names[i] = k.path
 		}
 	}
-	sc.now = statSources(dir, names, at)
-	for p, s := range sc.now {
-		k := known[p]
+	stats := statSources(dir, names, at)
+	sc.now = make([]source, 0, len(names))
+	for i, j := 0, 0; i < len(names) || j < len(known); {
 		switch {
-		case k == nil || k.size != s.size || k.mtime != s.mtime || k.ctime != s.ctime || k.ino != s.ino || k.kind != s.kind:
-			sc.changed = append(sc.changed, p)
-		case k.racy:
-			sc.changed = append(sc.changed, p)
-			sc.racy++
-		}
-	}
-	for p := range known {
-		if _, ok := sc.now[p]; !ok {
-			sc.deleted = append(sc.deleted, p)
+		case j >= len(known) || i < len(names) && names[i] < known[j].path:
+			if stats[i].kind != 0 {
+				sc.now = append(sc.now, stats[i])
+				sc.changed = append(sc.changed, names[i])
+			}
+			i++
+		case i >= len(names) || known[j].path < names[i]:
+			sc.deleted = append(sc.deleted, known[j].path)
+			j++
+		default:
+			sc.compare(known[j], stats[i])
+			i, j = i+1, j+1
 		}
 	}
 	return sc
+}
+
+// compare files a known source against its stamp now.
+func (sc *scan) compare(k *source, s source) {
+	switch {
+	case s.kind == 0:
+		sc.deleted = append(sc.deleted, k.path)
+		return
+	case k.size != s.size || k.mtime != s.mtime || k.ctime != s.ctime || k.ino != s.ino || k.kind != s.kind:
+		sc.changed = append(sc.changed, s.path)
+	case k.racy:
+		sc.changed = append(sc.changed, s.path)
+		sc.racy++
+	}
+	sc.now = append(sc.now, s)
 }
 
 // dirsChanged reports whether a directory's stamp moved (a file was
@@ -138,8 +177,9 @@ func listSources(dir string, at int64) ([]string, []stamp) {
 	return names, stamps
 }
 
-// statSources stamps the regular files among names, on every core.
-func statSources(dir string, names []string, at int64) map[string]source {
+// statSources stamps the files at names, on every core: kind 0 for one
+// that is gone or not a regular file.
+func statSources(dir string, names []string, at int64) []source {
 	out := make([]source, len(names))
 	sd := openStatDir(dir)
 	defer sd.close()
@@ -155,13 +195,7 @@ func statSources(dir string, names []string, at int64) map[string]source {
 		}()
 	}
 	wg.Wait()
-	now := make(map[string]source, len(names))
-	for _, s := range out {
-		if s.kind != 0 {
-			now[s.path] = s
-		}
-	}
-	return now
+	return out
 }
 
 // statSource stamps one file; kind 0 when it is gone or not a regular

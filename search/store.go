@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -58,7 +59,7 @@ func (ix *Index) refresh() (*current, error) {
 	switch {
 	case base == nil:
 		b := newBuilder(rand.Uint64(), 0)
-		ix.addFiles(b, sc, sortedKeys(sc.now))
+		ix.addFiles(b, sc, sc.paths())
 		cur.base, err = ix.save(b, 0)
 		cur.rebuilt = true
 	case !sc.fresh():
@@ -115,7 +116,7 @@ func (ix *Index) update(base, delta *segment, sc *scan) (*segment, *segment, err
 func (ix *Index) addFiles(b *builder, sc *scan, paths []string) {
 	srcs := make([]source, len(paths))
 	for i, p := range paths {
-		srcs[i] = sc.now[p]
+		srcs[i], _ = sc.lookup(p)
 	}
 	for i, data := range readFiles(ix.dir.Path, srcs) {
 		if data != nil {
@@ -231,28 +232,34 @@ func (ix *Index) load(name string) *segment {
 }
 
 // sourcesOf is every source the index holds, the delta's over the
-// base's, and the directory stamps of the newest listing; nil when there
-// is no index.
-func sourcesOf(base, delta *segment) (map[string]*source, []stamp) {
+// base's, sorted by path, and the directory stamps of the newest listing;
+// nil when there is no index.
+func sourcesOf(base, delta *segment) ([]*source, []stamp) {
 	if base == nil {
 		return nil, nil
 	}
-	known := make(map[string]*source, len(base.sources))
-	masked := map[string]bool{}
+	known := make([]*source, 0, len(base.sources))
 	dirs := base.dirs
+	var masked map[string]bool
 	if delta != nil {
+		masked = make(map[string]bool, len(delta.removed)+len(delta.sources))
 		for _, p := range delta.removed {
 			masked[p] = true
 		}
 		for i := range delta.sources {
-			known[delta.sources[i].path] = &delta.sources[i]
+			masked[delta.sources[i].path] = true
+			known = append(known, &delta.sources[i])
 		}
 		dirs = delta.dirs
 	}
 	for i := range base.sources {
-		if p := base.sources[i].path; !masked[p] && known[p] == nil {
-			known[p] = &base.sources[i]
+		if !masked[base.sources[i].path] {
+			known = append(known, &base.sources[i])
 		}
+	}
+	byPath := func(a, b *source) int { return strings.Compare(a.path, b.path) }
+	if !slices.IsSortedFunc(known, byPath) {
+		slices.SortFunc(known, byPath)
 	}
 	return known, dirs
 }
