@@ -49,11 +49,24 @@ func Split(data []byte) (yml, body []byte, err error) {
 	return nil, data, ErrUnclosed
 }
 
+// AfterOpening returns what follows the opening line when data starts the
+// way frontmatter does, closed or not. A reader that must fail closed (is
+// this topic private?) reads it as frontmatter when Split says
+// ErrUnclosed: a lost closing line then hides nothing that was meant to
+// stay out. Claude Code reads such a file as having no frontmatter at all.
+func AfterOpening(data []byte) ([]byte, bool) {
+	first, rest, found := cutLine(bytes.TrimPrefix(data, bom))
+	if !found || !isMarker(first, false) {
+		return nil, false
+	}
+	return rest, true
+}
+
 // HasOpening reports whether data starts the way frontmatter does, whether
 // or not it is closed within data (a file read only in part).
 func HasOpening(data []byte) bool {
-	first, _, found := cutLine(bytes.TrimPrefix(data, bom))
-	return found && isMarker(first, false)
+	_, ok := AfterOpening(data)
+	return ok
 }
 
 // isMarker reports whether line is "---" (or, closing, "...") followed only

@@ -1,8 +1,10 @@
 package frontmatter
 
 import (
+	"bytes"
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -34,6 +36,25 @@ func TestSplit(t *testing.T) {
 	}
 }
 
+// TestUnclosed pins what an unclosed block is: not frontmatter to Split
+// (as to Claude Code, which then shows the whole text, "---" included),
+// but its lines count for a reader that must fail closed.
+func TestUnclosed(t *testing.T) {
+	in := "\ufeff---\nname: Secret\nprivate: true\n\nBody.\n"
+	if yml, body, err := Split([]byte(in)); !errors.Is(err, ErrUnclosed) || yml != nil || string(body) != in {
+		t.Fatalf("Split = %q, %q, %v", yml, body, err)
+	}
+	rest, ok := AfterOpening([]byte(in))
+	if !ok || string(rest) != "name: Secret\nprivate: true\n\nBody.\n" {
+		t.Fatalf("AfterOpening = %q, %v", rest, ok)
+	}
+	for _, none := range []string{"", "---", "# x\n---\n", "----\n", " ---\n"} {
+		if rest, ok := AfterOpening([]byte(none)); ok || rest != nil || HasOpening([]byte(none)) {
+			t.Errorf("AfterOpening(%q) = %q, %v", none, rest, ok)
+		}
+	}
+}
+
 func TestPlain(t *testing.T) {
 	pairs, ok := Plain([]byte("name: testing-policy\ndescription: Real database\nmetadata:\n  type: feedback\n  owner: sam\nx: y\n"))
 	if !ok || len(pairs) != 4 || pairs[2].Key != "metadata" || len(pairs[2].Nested) != 2 || pairs[2].Nested[0].Value != "feedback" {
@@ -56,6 +77,13 @@ func FuzzSplit(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		yml, body, err := Split([]byte(s))
+		rest, open := AfterOpening([]byte(s))
+		if open != (err != ErrNone) || open != HasOpening([]byte(s)) || !strings.HasSuffix(s, string(rest)) {
+			t.Fatalf("Split(%q) err %v, AfterOpening %q, %v", s, err, rest, open)
+		}
+		if err == nil && !bytes.HasPrefix(rest, yml) {
+			t.Fatalf("Split(%q): yml %q is not the start of %q", s, yml, rest)
+		}
 		m := oracle.FindStringSubmatchIndex(s)
 		if (err == nil) != (m != nil) {
 			t.Fatalf("Split(%q) err %v, oracle match %v", s, err, m)

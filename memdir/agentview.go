@@ -99,13 +99,23 @@ func (d *Dir) isPrivate(file string, buf []byte) bool {
 	if !bytes.Contains(head, []byte("private")) || !frontmatter.HasOpening(head) {
 		return false
 	}
-	yml, _, err := frontmatter.Split(head)
-	if errors.Is(err, frontmatter.ErrUnclosed) && n == len(buf) {
+	if _, _, err := frontmatter.Split(head); errors.Is(err, frontmatter.ErrUnclosed) && n == len(buf) {
 		if whole, rerr := atomicfile.ReadInside(d.Path, file); rerr == nil {
-			yml, _, err = frontmatter.Split(whole)
+			head = whole
 		}
 	}
-	if err != nil {
+	return SaysPrivate(head)
+}
+
+// SaysPrivate reports whether a topic file's frontmatter says private:
+// true, failing closed: in a frontmatter block whose closing line is
+// missing, every line after the opening one counts, so a lost "---" never
+// puts a private topic into an agent's context or a default search.
+func SaysPrivate(data []byte) bool {
+	yml, _, err := frontmatter.Split(data)
+	if errors.Is(err, frontmatter.ErrUnclosed) {
+		yml, _ = frontmatter.AfterOpening(data)
+	} else if err != nil {
 		return false
 	}
 	for _, line := range strings.Split(string(yml), "\n") {

@@ -11,10 +11,11 @@ import (
 
 // The index file: magic, format version, CRC-32C of the body, body.
 // formatVersion changes whenever the format or the tokenizer changes, so
-// an index written by another memdir is rebuilt, never misread.
+// an index written by another memdir is rebuilt, never misread (2: a topic
+// whose broken frontmatter says private is private).
 const (
 	magic         = "MDSEARCH"
-	formatVersion = 1
+	formatVersion = 2
 	headerLen     = len(magic) + 8
 )
 
