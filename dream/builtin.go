@@ -14,9 +14,10 @@ import (
 // work is one topic as the built-in distiller changes it.
 type work struct {
 	t       *memdir.Topic
-	words   wordSet // content words of name and description, for matching
+	words   memdir.Terms // of name and description, for matching
 	paras   []string
-	facts   []wordSet
+	facts   []memdir.Terms // of each paragraph
+	refs    []*fact        // each paragraph, as indexed for routing
 	changed bool
 	created bool
 	expired bool
@@ -24,10 +25,13 @@ type work struct {
 }
 
 func newWork(t *memdir.Topic, now time.Time) *work {
-	w := &work{t: t, words: contentWords(t.Name + " " + t.Description), expired: t.Type == typesx.Project && t.Expired(now)}
-	w.paras = paragraphs(t.Body)
-	for _, p := range w.paras {
-		w.facts = append(w.facts, contentWords(p))
+	w := &work{t: t, words: memdir.TermsOf(t.Name + " " + t.Description), expired: t.Type == typesx.Project && t.Expired(now)}
+	name := memdir.TermsOf(t.Name)
+	for _, p := range paragraphs(t.Body) {
+		f := newFact(w, name, p)
+		w.paras = append(w.paras, p)
+		w.facts = append(w.facts, f.terms)
+		w.refs = append(w.refs, f)
 	}
 	return w
 }
@@ -38,6 +42,7 @@ type builtin struct {
 	works    []*work
 	byName   map[string]*work
 	postings map[typesx.Type]map[string][]*work
+	facts    map[typesx.Type]*factIndex
 	files    map[string]bool
 	rep      *Report
 	// busy holds topic files that kept changing while this dream ran:
@@ -49,7 +54,7 @@ type builtin struct {
 func nameKey(t typesx.Type, name string) string { return string(t) + "\x00" + strings.ToLower(name) }
 
 func newBuiltin(s *snapshot, now time.Time, rep *Report) *builtin {
-	b := &builtin{now: now, byName: map[string]*work{}, postings: map[typesx.Type]map[string][]*work{}, files: map[string]bool{}, rep: rep, deferred: map[string]bool{}}
+	b := &builtin{now: now, byName: map[string]*work{}, postings: map[typesx.Type]map[string][]*work{}, facts: map[typesx.Type]*factIndex{}, files: map[string]bool{}, rep: rep, deferred: map[string]bool{}}
 	for _, f := range s.broken {
 		b.files[f] = true
 	}
@@ -73,30 +78,47 @@ func (b *builtin) track(w *work) {
 	for word := range w.words {
 		b.postings[w.t.Type][word] = append(b.postings[w.t.Type][word], w)
 	}
+	for _, f := range w.refs {
+		b.index(f)
+	}
 }
 
-// target finds the topic an entry belongs to: the same type and name, or
-// the most similar name and description of the same type.
-func (b *builtin) target(typ typesx.Type, name, desc string) *work {
+// index makes a fact findable by content.
+func (b *builtin) index(f *fact) {
+	if b.facts[f.w.t.Type] == nil {
+		b.facts[f.w.t.Type] = &factIndex{}
+	}
+	b.facts[f.w.t.Type].add(f)
+}
+
+// target finds the topic an entry belongs to, of its type: the one
+// holding a fact the entry restates (see match.go), else the one of the
+// same name, else the one whose name and description are most like the
+// entry's name and first sentence.
+func (b *builtin) target(typ typesx.Type, name, title, text string) *work {
+	if w := b.sameFactTopic(typ, title, text); w != nil {
+		return w
+	}
 	if w := b.byName[nameKey(typ, name)]; w != nil {
 		return w
 	}
-	probe := contentWords(name + " " + desc)
-	counts := map[*work]int{}
-	for word := range probe {
-		for _, w := range b.postings[typ][word] {
-			counts[w]++
-		}
-	}
+	probe := memdir.TermsOf(name + " " + memdir.Describe(text))
+	seen := map[*work]bool{}
 	var best *work
 	bestScore := 0.0
-	for w, n := range counts {
-		score := float64(n) / float64(len(probe)+len(w.words)-n)
-		if score < topicThreshold || !sameNumbers(probe, w.words) {
-			continue
-		}
-		if score > bestScore || score == bestScore && w.t.File < best.t.File {
-			best, bestScore = w, score
+	for word := range probe {
+		for _, w := range b.postings[typ][word] {
+			if seen[w] {
+				continue
+			}
+			seen[w] = true
+			s := memdir.Compare(probe, w.words)
+			if !s.SameMemory() {
+				continue
+			}
+			if s.Jaccard > bestScore || s.Jaccard == bestScore && w.t.File < best.t.File {
+				best, bestScore = w, s.Jaccard
+			}
 		}
 	}
 	return best
@@ -125,7 +147,7 @@ func (b *builtin) add(e Entry) {
 	if title == "" {
 		name = deriveName(text)
 	}
-	w := b.target(typ, name, memdir.Describe(text))
+	w := b.target(typ, name, title, text)
 	if w != nil && b.busy[w.t.File] {
 		b.deferred[e.ID] = true
 		b.rep.Problems = append(b.rep.Problems, ref+" waits for the next dream: "+w.t.File+" kept changing while dreaming")
@@ -180,41 +202,56 @@ func (b *builtin) freeName(typ typesx.Type, name string) string {
 	return file
 }
 
-// merge folds an entry into a topic: a fact it replaces goes, an exact or
-// near duplicate is dropped, anything else is appended.
+// merge folds an entry into a topic: a fact it replaces goes (a value it
+// updates, or a fact it restates and adds to), an exact or near duplicate
+// is dropped, anything else is appended.
 func (b *builtin) merge(w *work, ref, title, text string, at time.Time) {
-	titleKey := ""
-	if title != "" {
-		titleKey = title
-	}
-	newWords := contentWords(text)
-	if i := supersedes(text, w.facts, w.paras, titleKey, w.t.Name); i >= 0 {
-		old := w.paras[i]
-		b.rep.Replaced = append(b.rep.Replaced, Replacement{Topic: w.t.File, Old: short(old, 120), New: short(text, 120), Entry: ref})
-		if w.t.Description == memdir.Describe(old) {
-			w.t.Description = memdir.Describe(text)
-		}
-		w.paras = slices.Delete(w.paras, i, i+1)
-		w.facts = slices.Delete(w.facts, i, i+1)
-		b.appendFact(w, text, newWords, at)
-		return
-	}
 	if strings.Contains(squash(w.t.Body), squash(text)) {
 		b.rep.Duplicates = append(b.rep.Duplicates, Duplicate{Entry: ref, Topic: w.t.File, Kind: "exact", Text: short(text, 120)})
 		return
 	}
-	for _, f := range w.facts {
-		if nearDuplicate(f, newWords) {
+	fact := factText(w.t.Name, title, text)
+	terms := memdir.TermsOf(fact)
+	i := supersedes(fact, w.facts, w.paras, title, w.t.Name)
+	if i < 0 {
+		j, replaces := w.sameFact(terms, memdir.TermsOf(text))
+		if j >= 0 && !replaces {
 			b.rep.Duplicates = append(b.rep.Duplicates, Duplicate{Entry: ref, Topic: w.t.File, Kind: "near", Text: short(text, 120)})
 			return
 		}
+		i = j
 	}
-	b.appendFact(w, text, newWords, at)
+	if i >= 0 {
+		old := w.paras[i]
+		b.rep.Replaced = append(b.rep.Replaced, Replacement{Topic: w.t.File, Old: short(old, 120), New: short(fact, 120), Entry: ref})
+		if w.t.Description == memdir.Describe(old) {
+			w.t.Description = memdir.Describe(fact)
+		}
+		w.refs[i].gone = true
+		w.paras = slices.Delete(w.paras, i, i+1)
+		w.facts = slices.Delete(w.facts, i, i+1)
+		w.refs = slices.Delete(w.refs, i, i+1)
+	}
+	b.appendFact(w, fact, at)
 }
 
-func (b *builtin) appendFact(w *work, text string, words wordSet, at time.Time) {
+// factText is how an entry is written into a topic: its text, after its
+// title when the title says what the text leaves out and is not the
+// topic's name ("keep PRs small: at most 400 changed lines" in "Pull
+// request size").
+func factText(topicName, title, text string) string {
+	if title == "" || strings.EqualFold(cleanName(title), topicName) || containsAll(memdir.TermsOf(text), memdir.TermsOf(title)) {
+		return text
+	}
+	return title + ": " + text
+}
+
+func (b *builtin) appendFact(w *work, text string, at time.Time) {
+	f := newFact(w, memdir.TermsOf(w.t.Name), text)
 	w.paras = append(w.paras, text)
-	w.facts = append(w.facts, words)
+	w.facts = append(w.facts, f.terms)
+	w.refs = append(w.refs, f)
+	b.index(f)
 	w.t.Body = strings.Join(w.paras, "\n\n")
 	if at.After(w.t.Modified) {
 		w.t.Modified = at

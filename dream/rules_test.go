@@ -3,6 +3,7 @@ package dream
 import (
 	"testing"
 
+	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -86,9 +87,9 @@ func TestSupersedes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var facts []wordSet
+			var facts []memdir.Terms
 			for _, p := range tc.paras {
-				facts = append(facts, contentWords(p))
+				facts = append(facts, memdir.TermsOf(p))
 			}
 			if got := supersedes(tc.fact, facts, tc.paras, tc.titleKey, tc.topicName); got != tc.want {
 				t.Errorf("supersedes(%q) = %d, want %d", tc.fact, got, tc.want)
@@ -108,8 +109,8 @@ func TestNearDuplicate(t *testing.T) {
 		{"Staging deploys need the VPN.", "Production deploys are done by the release bot on Tuesdays.", false},
 	}
 	for _, tc := range tests {
-		if got := nearDuplicate(contentWords(tc.a), contentWords(tc.b)); got != tc.want {
-			t.Errorf("nearDuplicate(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		if got := memdir.Compare(memdir.TermsOf(tc.a), memdir.TermsOf(tc.b)).SameFact(); got != tc.want {
+			t.Errorf("SameFact(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package dream
 
 import (
 	"strings"
+
+	"github.com/memdir/memdir/memdir"
 )
 
 // Supersede rules: a new fact replaces an older paragraph of the same
@@ -38,15 +40,7 @@ var notKeys = map[string]bool{
 }
 
 // normKey makes a key comparable: its content words in order.
-func normKey(k string) string {
-	var ws []string
-	for _, w := range rawWords(k) {
-		if !stopwords[w] {
-			ws = append(ws, stem(w))
-		}
-	}
-	return strings.Join(ws, " ")
-}
+func normKey(k string) string { return strings.Join(memdir.TermList(k), " ") }
 
 // keyOf returns the key a fact sets, or "".
 func keyOf(fact string) string {
@@ -82,13 +76,13 @@ func setsKey(para, key string) bool {
 
 // replacedWords returns the content words of what a fact says it
 // replaces, or nil.
-func replacedWords(fact string) wordSet {
+func replacedWords(fact string) memdir.Terms {
 	line := squash(fact)
 	if m := markerBefore().FindStringSubmatch(line); m != nil {
-		return contentWords(clause(m[1], true))
+		return memdir.TermsOf(clause(m[1], true))
 	}
 	if m := markerAfter().FindStringSubmatch(line); m != nil {
-		return contentWords(clause(m[2], false))
+		return memdir.TermsOf(clause(m[2], false))
 	}
 	return nil
 }
@@ -112,8 +106,8 @@ func clause(s string, last bool) string {
 // supersedes returns the index of the paragraph of paras that the new
 // fact replaces, or -1. titleKey is the entry's title when its text starts
 // with "now"; topicName is the name of the topic the fact goes into.
-func supersedes(fact string, facts []wordSet, paras []string, titleKey, topicName string) int {
-	newWords := contentWords(fact)
+func supersedes(fact string, facts []memdir.Terms, paras []string, titleKey, topicName string) int {
+	newWords := memdir.TermsOf(fact)
 	if x := replacedWords(fact); len(x) > 0 {
 		best, bestShared := -1, -1
 		for i, pw := range facts {
@@ -146,19 +140,19 @@ func supersedes(fact string, facts []wordSet, paras []string, titleKey, topicNam
 	return -1
 }
 
-func containsAll(set, sub wordSet) bool {
+func containsAll(set, sub memdir.Terms) bool {
 	for w := range sub {
-		if !set[w] {
+		if set[w] == 0 {
 			return false
 		}
 	}
 	return true
 }
 
-func shared(a, b wordSet) int {
+func shared(a, b memdir.Terms) int {
 	n := 0
 	for w := range a {
-		if b[w] {
+		if b[w] > 0 {
 			n++
 		}
 	}

@@ -89,65 +89,6 @@ func FileName(t typesx.Type, name string) string {
 	return string(t) + "_" + Slugify(name) + ".md"
 }
 
-// words returns the set of lowercase words in s, for similarity.
-func words(s string) map[string]bool {
-	set := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		set[w] = true
-	}
-	return set
-}
-
-// Jaccard is the word-set similarity of a and b: shared words over all
-// words, from 0 (nothing shared) to 1 (same words).
-func Jaccard(a, b string) float64 { return jaccard(words(a), words(b)) }
-
-func jaccard(wa, wb map[string]bool) float64 {
-	if len(wa) == 0 && len(wb) == 0 {
-		return 0
-	}
-	shared := 0
-	for w := range wa {
-		if wb[w] {
-			shared++
-		}
-	}
-	return float64(shared) / float64(len(wa)+len(wb)-shared)
-}
-
-// SimilarThreshold is the Jaccard similarity of name plus description at
-// which two topics of one type count as the same memory.
-const SimilarThreshold = 0.6
-
-// Similar reports whether two name-plus-description strings are the same
-// memory: word-set Jaccard at or above SimilarThreshold, and the same
-// numbers in both, since "API v1 limits" and "API v2 limits" are different
-// facts however many words they share.
-func Similar(a, b string) (float64, bool) {
-	wa, wb := words(a), words(b)
-	score := jaccard(wa, wb)
-	if score < SimilarThreshold {
-		return score, false
-	}
-	for w := range wa {
-		if hasDigit(w) && !wb[w] {
-			return score, false
-		}
-	}
-	for w := range wb {
-		if hasDigit(w) && !wa[w] {
-			return score, false
-		}
-	}
-	return score, true
-}
-
-func hasDigit(s string) bool {
-	return strings.IndexFunc(s, unicode.IsDigit) >= 0
-}
-
 // Describe derives a description from a text: its first sentence, on one
 // line, cut at a word boundary to about 150 characters.
 func Describe(text string) string {

@@ -79,6 +79,8 @@ func TestSimilar(t *testing.T) {
 		{"Worker 1 fact 1 Process 1 wrote fact number 1", "Worker 1 fact 2 Process 1 wrote fact number 2", false},
 		{"API v1 rate limits are 100 per minute", "API v2 rate limits are 100 per minute", false},
 		{"Deploy needs VPN 2", "deploy needs the VPN 2", true},
+		{"Pull request size Keep PRs small", "PR size keep pull requests small", true},
+		{"Public API limits", "Internal API limits", false},
 	} {
 		if _, got := Similar(tc.a, tc.b); got != tc.same {
 			t.Errorf("Jaccard(%q, %q) = %.2f, want similar=%v", tc.a, tc.b, Jaccard(tc.a, tc.b), tc.same)

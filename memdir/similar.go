@@ -1,60 +1,373 @@
 package memdir
 
-import "unicode/utf8"
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
 
-// matcher compares one probe (a new memory's name and description)
-// against many index entries, as Similar does, for the duplicate check of
-// every add. Most entries share a word or two with the probe at most; the
-// matcher rules those out by counting, without building their word sets,
-// so the check stays cheap at 10,000 entries.
-type matcher struct {
-	probe string
-	words map[string]bool
-	mask  uint64 // a bit per probe word hash: most other words miss it
-	buf   []byte // the current word, lowercased
+	"github.com/kljensen/snowball/english"
+)
+
+// Text similarity: the one measure memdir uses to tell whether two texts
+// say the same thing. `memdir add` uses it to update a similar topic
+// instead of adding a second one (SameMemory, on name and description);
+// dream uses it to route a log entry to its topic (SameMemory) and to keep
+// one fact once (SameFact, on the facts' text).
+//
+// A text becomes a set of terms: its words, lowercased, without English
+// stop words, with a few engineering abbreviations spelled out ("PRs" is
+// "pull requests"), every negation ("not", "never", "don't", and "instead"
+// and "rather", which say what not to do) one term "not", and each word stemmed by the Snowball English stemmer
+// (kljensen/snowball), so "mocks", "mocked" and "mocking" are one term.
+// Words with digits stay whole: they are numbers, versions, dates.
+//
+// Two bags of terms are compared by what they share: over the smaller one
+// (containment: a short restatement inside a longer fact still matches)
+// and over the union (Jaccard: for names, where one word more makes another
+// topic). Two texts conflict, and are never the same, when both hold
+// numbers and the numbers differ ("API v1 limits", "API v2 limits"), when
+// one is negated and the other is not ("always mock the network", "never
+// mock the network"), or when they name different alternatives of a small
+// set of contrasts ("public API", "internal API"; "staging", "production").
+
+// Terms is the bag of content terms of a text: how often each occurs. A
+// term a text repeats is what it is about ("runbooks ... docs/runbooks"),
+// so counting repeats keeps apart facts that differ only in that term.
+type Terms map[string]int
+
+// Len is the number of terms in the bag, repeats counted.
+func (t Terms) Len() int {
+	n := 0
+	for _, c := range t {
+		n += c
+	}
+	return n
 }
 
-func newMatcher(probe string) *matcher {
-	m := &matcher{probe: probe, words: words(probe)}
-	for w := range m.words {
-		m.mask |= wordBit(w)
+// Thresholds of the measure, on the scores Compare returns.
+const (
+	// SimilarThreshold is the Jaccard score of two names-plus-descriptions
+	// at which they are the same memory.
+	SimilarThreshold = 0.5
+	// FactThreshold is the containment score at which two facts are the
+	// same fact.
+	FactThreshold = 0.7
+	// minFactShared is the fewest terms two facts must share to be the
+	// same fact: short facts differ by a word ("use tabs", "use spaces").
+	minFactShared = 3
+)
+
+// Score is how much two bags of terms share.
+type Score struct {
+	Shared      int     // terms in both, repeats counted as often as both have them
+	Containment float64 // Shared over the size of the smaller bag
+	Jaccard     float64 // Shared over the size of the union
+	// Conflict is set when both hold numbers and they differ, or when
+	// one is negated and the other is not: then they are never the same.
+	Conflict bool
+}
+
+// Compare scores two bags of terms.
+func Compare(a, b Terms) Score {
+	var s Score
+	for t, ca := range a {
+		s.Shared += min(ca, b[t])
+	}
+	na, nb := a.Len(), b.Len()
+	if small := min(na, nb); small > 0 {
+		s.Containment = float64(s.Shared) / float64(small)
+		s.Jaccard = float64(s.Shared) / float64(na+nb-s.Shared)
+	}
+	s.Conflict = (a[negation] > 0) != (b[negation] > 0) || numbersDiffer(a, b) || contrasted(a, b)
+	return s
+}
+
+// contrasts are classes of words that name one of several alternatives:
+// "the public API" and "the internal API" are two things however much
+// else their texts share. Terms (stems) of one class in a and others of
+// it in b, none in both, make a conflict.
+var contrasts = func() map[string]int {
+	m := map[string]int{}
+	for i, class := range []string{
+		"public internal private", "mobile web desktop", "ios android", "frontend backend",
+		"unit integration e2e contract", "client server", "staging production",
+	} {
+		for _, w := range strings.Fields(class) {
+			m[stem(w)] = i + 1
+		}
+	}
+	return m
+}()
+
+// contrasted reports whether a and b name different alternatives of one
+// contrast class.
+func contrasted(a, b Terms) bool {
+	var ca, cb, both uint64 // bit i: class i seen
+	for t := range a {
+		if c := contrasts[t]; c > 0 {
+			ca |= 1 << c
+			if b[t] > 0 {
+				both |= 1 << c
+			}
+		}
+	}
+	for t := range b {
+		if c := contrasts[t]; c > 0 {
+			cb |= 1 << c
+		}
+	}
+	return ca&cb&^both != 0
+}
+
+// SameMemory reports whether two names-plus-descriptions name the same
+// memory.
+func (s Score) SameMemory() bool { return !s.Conflict && s.Jaccard >= SimilarThreshold }
+
+// SameFact reports whether two facts say the same thing.
+func (s Score) SameFact() bool {
+	return !s.Conflict && s.Shared >= minFactShared && s.Containment >= FactThreshold
+}
+
+// Similar reports whether two name-plus-description strings are the same
+// memory, with their Jaccard score.
+func Similar(a, b string) (float64, bool) {
+	s := Compare(TermsOf(a), TermsOf(b))
+	return s.Jaccard, s.SameMemory()
+}
+
+// Jaccard is the Jaccard score of the terms of a and b, from 0 (nothing
+// shared) to 1 (the same terms).
+func Jaccard(a, b string) float64 { return Compare(TermsOf(a), TermsOf(b)).Jaccard }
+
+// numbersDiffer reports whether a and b both hold terms with digits and
+// not the same ones: "keep PRs small" and "keep PRs under 400 lines" may
+// be one fact; "API v1" and "API v2" are not.
+func numbersDiffer(a, b Terms) bool {
+	na, nb := 0, 0
+	differ := false
+	for t := range a {
+		if hasDigit(t) {
+			na++
+			differ = differ || b[t] == 0
+		}
+	}
+	for t := range b {
+		if hasDigit(t) {
+			nb++
+		}
+	}
+	return na > 0 && nb > 0 && (differ || na != nb)
+}
+
+func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
+
+// TermsOf returns the content terms of s.
+func TermsOf(s string) Terms {
+	set := Terms{}
+	eachTerm(s, func(t string) { set[t]++ })
+	return set
+}
+
+// TermList returns the content terms of s in order, repeats kept: for
+// comparing short keys such as "deploy day".
+func TermList(s string) []string {
+	var out []string
+	eachTerm(s, func(t string) { out = append(out, t) })
+	return out
+}
+
+// eachTerm calls fn for each term of s, in order.
+func eachTerm(s string, fn func(string)) {
+	for _, w := range splitWords(s) {
+		for _, t := range wordTerms(w) {
+			fn(t)
+		}
+	}
+}
+
+// splitWords splits s into lowercase words: runs of letters and digits,
+// an apostrophe between letters kept inside ("don't").
+func splitWords(s string) []string {
+	var out []string
+	var cur []rune
+	runes := []rune(strings.ToLower(s))
+	for i, r := range runes {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, r)
+			continue
+		case (r == '\'' || r == '’') && len(cur) > 0 && i+1 < len(runes) && unicode.IsLetter(runes[i+1]):
+			cur = append(cur, '\'')
+			continue
+		}
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+			cur = cur[:0]
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, string(cur))
+	}
+	return out
+}
+
+// wordTerms returns the terms one lowercase word gives: none for a stop
+// word, "not" for a negation, the stems of an abbreviation's words, else
+// its own stem.
+func wordTerms(w string) []string {
+	w = strings.TrimSuffix(w, "'s")
+	switch {
+	case negations[w]:
+		return []string{negation}
+	case IsStopWord(w):
+		return nil
+	case abbreviations[w] != nil:
+		return abbreviations[w]
+	case strings.ContainsRune(w, '\''):
+		return nil // other contractions: "it'll", "we'd"
+	case utf8.RuneCountInString(w) == 1 && !hasDigit(w):
+		return nil
+	}
+	return []string{stem(w)}
+}
+
+// negation is the term every negating word gives.
+const negation = "not"
+
+var negations = setOf(`not no never don't doesn't didn't isn't aren't wasn't weren't
+	can't cannot won't wouldn't shouldn't mustn't haven't hasn't without nor instead rather`)
+
+// abbreviations spell out a few abbreviations engineers write, as the
+// stems of their words.
+var abbreviations = func() map[string][]string {
+	m := map[string][]string{}
+	for abbr, long := range map[string]string{
+		"pr": "pull request", "prs": "pull requests", "db": "database", "dbs": "databases",
+		"repo": "repository", "repos": "repositories", "config": "configuration",
+		"configs": "configurations", "cfg": "configuration", "env": "environment",
+		"envs": "environments", "k8s": "kubernetes", "doc": "documentation",
+		"docs": "documentation", "dep": "dependency", "deps": "dependencies",
+		"prod": "production", "auth": "authentication", "msg": "message",
+		"msgs": "messages", "pg": "postgres", "postgresql": "postgres",
+	} {
+		for _, w := range strings.Fields(long) {
+			m[abbr] = append(m[abbr], stem(w))
+		}
+	}
+	return m
+}()
+
+var stopWords = setOf(`a an the and or but in on at to for of with by from into onto as so
+	is are was were be been being am it its it's this that these those there here
+	we they i you he she our their my your his her them us me if then than also just
+	do does did has have had will would can could should may might shall must always
+	all any some each per via about up out over under again very really too
+	it'll we'll i'm i've we're they're you're that's there's let's`)
+
+// IsStopWord reports whether a lowercase word is an English stop word,
+// which carries no meaning of its own for telling texts apart. Negations
+// are not stop words: they flip a fact.
+func IsStopWord(w string) bool { return stopWords[w] }
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
 	}
 	return m
 }
 
-// wordBit is the mask bit of a lowercase word: FNV-1a, folded to 6 bits.
-func wordBit[S string | []byte](w S) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(w); i++ {
-		h = (h ^ uint64(w[i])) * 1099511628211
+// stemCache remembers stems: Snowball takes microseconds a word, and a
+// duplicate check meets the same words again and again. It is dropped
+// whole when it grows past stemCacheMax.
+var stemCache = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: map[string]string{}}
+
+const stemCacheMax = 100_000
+
+// stem returns the Snowball English stem of a word of plain ASCII letters
+// longer than two, else the word.
+func stem(w string) string {
+	if len(w) <= 2 || !plainLetters(w) {
+		return w
 	}
-	return 1 << ((h ^ h>>32) & 63)
+	stemCache.RLock()
+	s, ok := stemCache.m[w]
+	stemCache.RUnlock()
+	if ok {
+		return s
+	}
+	s = english.Stem(w, false)
+	stemCache.Lock()
+	if len(stemCache.m) >= stemCacheMax {
+		stemCache.m = map[string]string{}
+	}
+	stemCache.m[w] = s
+	stemCache.Unlock()
+	return s
 }
 
-// similar reports what Similar(m.probe, title+" "+hook) reports; the
-// score is exact whenever ok is true.
+func plainLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// matcher compares one probe (a new memory's name and description)
+// against many index entries, as Similar does, for the duplicate check of
+// every add. Most entries share a word or two with the probe at most; the
+// matcher rules those out by counting, without stemming their words, so
+// the check stays cheap at 10,000 entries.
+type matcher struct {
+	probe Terms
+	keys  map[string]bool // the first two bytes of each probe term
+	buf   []byte          // the current word, lowercased
+}
+
+func newMatcher(probe string) *matcher {
+	m := &matcher{probe: TermsOf(probe), keys: map[string]bool{}}
+	for t := range m.probe {
+		m.keys[termKey(t)] = true
+	}
+	return m
+}
+
+func termKey[S string | []byte](t S) string { return string(t[:min(2, len(t))]) }
+
+// similar reports what Similar(probe, title+" "+hook) reports; the score
+// is exact whenever ok is true.
 func (m *matcher) similar(title, hook string) (score float64, ok bool) {
 	if !m.couldBeSimilar(title, hook) {
 		return 0, false
 	}
-	return Similar(m.probe, title+" "+hook)
+	s := Compare(m.probe, TermsOf(title+" "+hook))
+	return s.Jaccard, s.SameMemory()
 }
 
-// couldBeSimilar is false only when Similar(m.probe, s) is sure to be
-// false, s being the parts joined by spaces. The words of s that are also the probe's, counted with
-// repetition, bound the shared words from above, and the probe's own
-// words bound the union from below, so hits/len(probe words) bounds the
-// Jaccard score from above.
+// couldBeSimilar is false only when Similar(probe, s) is sure to be
+// false, s being the parts joined by spaces. It counts, with repetition,
+// the words of s that may give a probe term, which bounds the shared
+// terms from above; the probe's own terms bound the union from below, so
+// hits/len(probe) bounds the Jaccard score from above. A plain word's
+// stem keeps its first two letters (Snowball changes only later letters,
+// but for the few words special() lists), so a word whose first two
+// letters start no probe term gives none.
 func (m *matcher) couldBeSimilar(parts ...string) bool {
-	n := len(m.words)
+	n := m.probe.Len()
 	if n == 0 {
 		return false // Jaccard against an empty set is 0
 	}
 	hits := 0
 	m.buf = m.buf[:0]
 	flush := func() {
-		if len(m.buf) > 0 && m.mask&wordBit(m.buf) != 0 && m.words[string(m.buf)] {
-			hits++
+		if len(m.buf) > 0 {
+			hits += m.hits(m.buf)
 		}
 		m.buf = m.buf[:0]
 	}
@@ -63,11 +376,15 @@ func (m *matcher) couldBeSimilar(parts ...string) bool {
 			c := s[i]
 			switch {
 			case c >= utf8.RuneSelf:
-				return true // words() handles Unicode letters and case: let Similar decide
+				return true // splitWords handles Unicode letters and case: let Similar decide
 			case 'A' <= c && c <= 'Z':
 				m.buf = append(m.buf, c+'a'-'A')
 			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
 				m.buf = append(m.buf, c)
+			case c == '\'' && len(m.buf) > 0 && i+1 < len(s) && asciiLetter(s[i+1]):
+				m.buf = append(m.buf, c)
+			case c == '\'' && i+1 < len(s) && s[i+1] >= utf8.RuneSelf:
+				return true
 			default:
 				flush()
 			}
@@ -76,3 +393,34 @@ func (m *matcher) couldBeSimilar(parts ...string) bool {
 	}
 	return float64(min(hits, n))/float64(n) >= SimilarThreshold
 }
+
+// hits bounds how many probe terms one lowercase word gives.
+func (m *matcher) hits(w []byte) int {
+	if len(w) <= 2 || special(w) || !plainLetters(string(w)) {
+		n := 0
+		for _, t := range wordTerms(string(w)) {
+			if m.probe[t] > 0 {
+				n++
+			}
+		}
+		return n
+	}
+	if m.keys[termKey(w)] {
+		return 1
+	}
+	return 0
+}
+
+// special reports words whose terms do not start with their own first
+// two letters: negations, stop words, abbreviations, contractions and
+// Snowball's exceptions.
+func special(w []byte) bool {
+	return negations[string(w)] || stopWords[string(w)] || abbreviations[string(w)] != nil ||
+		snowballExceptions[string(w)] || strings.IndexByte(string(w), '\'') >= 0
+}
+
+// snowballExceptions are the words the Snowball English stemmer rewrites
+// from the start (dying: die).
+var snowballExceptions = setOf(`dying lying tying skies`)
+
+func asciiLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

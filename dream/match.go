@@ -1,0 +1,201 @@
+package dream
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/typesx"
+)
+
+// One fact once. Paraphrases of a fact come with other titles ("Integration
+// tests", "Integration test database"), so an entry is matched against the
+// facts of every topic of its type by content, with memdir's one
+// similarity measure (memdir.Compare, SameFact): an entry that says what
+// a fact says goes to that fact's topic, where merge drops it, or lets it
+// replace the fact when it says all of it and more ("keep PRs small: at
+// most 400 changed lines" after "Keep pull requests small").
+//
+// Routing compares each side with its title (the entry's, the topic's
+// name), since a fact leans on the title it was filed under; merge then
+// compares the facts as they are written.
+
+// fact is one paragraph of a topic, with its terms.
+type fact struct {
+	w     *work
+	terms memdir.Terms // of the paragraph
+	full  memdir.Terms // of the topic's name and the paragraph
+	gone  bool         // replaced or dropped since it was indexed
+}
+
+func newFact(w *work, nameTerms memdir.Terms, para string) *fact {
+	f := &fact{w: w, terms: memdir.TermsOf(para)}
+	f.full = union(nameTerms, f.terms)
+	return f
+}
+
+// union is the bag of terms in a or b, each as often as the one that has
+// it more: a fact that repeats its title's words says them once more, not
+// twice.
+func union(a, b memdir.Terms) memdir.Terms {
+	out := make(memdir.Terms, len(a)+len(b))
+	for _, bag := range []memdir.Terms{a, b} {
+		for t, n := range bag {
+			out[t] = max(out[t], n)
+		}
+	}
+	return out
+}
+
+// factIndex finds the facts of one type that may say what an entry says.
+// A fact with numbers matches only an entry with the same numbers or
+// none, so facts with numbers are found by their numbers when the entry
+// has some: a year of "service 12 answers in 60 ms" stays cheap.
+type factIndex struct {
+	plain   map[string][]*fact // term -> facts without numbers
+	numbers map[string][]*fact // term -> facts with numbers
+	byNum   map[string][]*fact // number -> facts holding it
+}
+
+func (x *factIndex) add(f *fact) {
+	if x.plain == nil {
+		x.plain, x.numbers, x.byNum = map[string][]*fact{}, map[string][]*fact{}, map[string][]*fact{}
+	}
+	var nums []string
+	for t := range f.full {
+		if hasDigit(t) {
+			nums = append(nums, t)
+		}
+	}
+	to := x.plain
+	if len(nums) > 0 {
+		to = x.numbers
+		for _, n := range nums {
+			x.byNum[n] = append(x.byNum[n], f)
+		}
+	}
+	for t := range f.full {
+		if !hasDigit(t) {
+			to[t] = append(to[t], f)
+		}
+	}
+}
+
+// candidates returns the facts that share enough terms with e to be the
+// same fact, each once.
+func (x *factIndex) candidates(e memdir.Terms) []*fact {
+	count := map[*fact]int{}
+	num := ""
+	for t := range e {
+		if hasDigit(t) {
+			num = t // facts with numbers must hold them all: any one finds them
+		}
+	}
+	for t := range e {
+		if hasDigit(t) {
+			continue
+		}
+		for _, f := range x.plain[t] {
+			count[f]++
+		}
+		if num == "" {
+			for _, f := range x.numbers[t] {
+				count[f]++
+			}
+		}
+	}
+	var out []*fact
+	for f, n := range count {
+		if n >= minShared && !f.gone {
+			out = append(out, f)
+		}
+	}
+	if num != "" {
+		for _, f := range x.byNum[num] {
+			if !f.gone {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// minShared is the fewest terms a candidate fact shares with an entry
+// (memdir.Score.SameFact asks for at least as many).
+const minShared = 3
+
+func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
+
+// sameFactTopic returns the topic of type typ holding the fact most like
+// an entry, or nil: the entry's text is compared with the fact's, and its
+// title and text with the topic's name and the fact.
+func (b *builtin) sameFactTopic(typ typesx.Type, title, text string) *work {
+	tt := memdir.TermsOf(text)
+	return b.sameFactTerms(typ, union(memdir.TermsOf(title), tt), tt)
+}
+
+func (b *builtin) sameFactTerms(typ typesx.Type, full, text memdir.Terms) *work {
+	x := b.facts[typ]
+	if x == nil {
+		return nil
+	}
+	var best *fact
+	var bestScore memdir.Score
+	for _, f := range x.candidates(full) {
+		s := memdir.Compare(full, f.full)
+		if t := memdir.Compare(text, f.terms); better(t, s) {
+			s = t
+		}
+		if !s.SameFact() || f.w.expired {
+			continue
+		}
+		if best == nil || better(s, bestScore) || s == bestScore && f.w.t.File < best.w.t.File {
+			best, bestScore = f, s
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best.w
+}
+
+// better reports whether a is the closer match; a same fact beats any
+// other.
+func better(a, b memdir.Score) bool {
+	if a.SameFact() != b.SameFact() {
+		return a.SameFact()
+	}
+	if a.Containment != b.Containment {
+		return a.Containment > b.Containment
+	}
+	return a.Shared > b.Shared
+}
+
+// sameFact returns the index of the topic's fact that says what a new
+// fact says, compared as written (fact, which may carry the entry's
+// title) and as its text alone, and whether the new fact replaces it: it
+// says all of it and its text adds at least two terms of its own ("keep
+// PRs small: at most 400 changed lines" after "Keep pull requests
+// small"); a restatement that adds a word or two is dropped instead. It
+// returns -1 when no fact is the same.
+func (w *work) sameFact(fact, text memdir.Terms) (int, bool) {
+	for i, f := range w.facts {
+		for _, terms := range []memdir.Terms{fact, text} {
+			if memdir.Compare(f, terms).SameFact() {
+				return i, containsAll(fact, f) && adds(text, f) >= 2
+			}
+		}
+	}
+	return -1, false
+}
+
+// adds counts the terms of text that old lacks.
+func adds(text, old memdir.Terms) int {
+	n := 0
+	for t := range text {
+		if old[t] == 0 {
+			n++
+		}
+	}
+	return n
+}
