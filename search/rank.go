@@ -2,7 +2,7 @@ package search
 
 import (
 	"math"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/memdir/memdir/typesx"
@@ -103,18 +103,48 @@ func (ix *Index) rank(v *view, pq *parsed, keep func(int32) bool, limit int, now
 			r.score *= recallBoost(recalls[r.src.path].count)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return before(&out[i], &out[j]) })
-	return out[:min(limit, len(out))]
+	return best(out, limit)
+}
+
+// best returns the first limit of out in ranking order, sorting only
+// those: a common word matches thousands of memories.
+func best(out []ranked, limit int) []ranked {
+	top := make([]ranked, 0, min(limit, len(out))+1)
+	for i := range out {
+		r := &out[i]
+		if len(top) == limit && !before(r, &top[len(top)-1]) {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(top, r, func(a ranked, b *ranked) int {
+			if before(&a, b) {
+				return -1
+			}
+			return 1
+		})
+		top = slices.Insert(top, at, *r)
+		if len(top) > limit {
+			top = top[:limit]
+		}
+	}
+	return top
 }
 
 // markExact puts the memories whose name is exactly the query's words in
 // tier 0. Only the best matches by relevance can be: a name that is the
 // whole query scores high on the heaviest field.
 func markExact(out []ranked, words []string) {
-	sort.Slice(out, func(i, j int) bool { return out[i].score > out[j].score })
+	floor := math.Inf(-1)
+	if len(out) > exactWindow {
+		scores := make([]float64, len(out))
+		for i := range out {
+			scores[i] = out[i].score
+		}
+		slices.Sort(scores)
+		floor = scores[len(scores)-exactWindow]
+	}
 	tk := newTokenizer()
-	for i := range out[:min(exactWindow, len(out))] {
-		if out[i].tier == 1 && sameWords(tk, out[i].d.name, words) {
+	for i := range out {
+		if out[i].tier == 1 && out[i].score >= floor && sameWords(tk, out[i].d.name, words) {
 			out[i].tier = 0
 		}
 	}
