@@ -113,8 +113,9 @@ func New(opts Options) (*Server, error) {
 // Serve runs one session over in and out (standard input and output) until
 // the client closes in or ctx is done.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	w := &syncWriter{w: out}
-	t := &mcp.IOTransport{Reader: newLineFilter(in, w), Writer: w, MaxLineLength: -1}
+	fl := newFlight()
+	w := &syncWriter{w: out, flight: fl}
+	t := &mcp.IOTransport{Reader: newLineFilter(in, w, fl), Writer: w, MaxLineLength: -1}
 	err := s.mcp.Run(ctx, t)
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil

@@ -19,8 +19,9 @@ const MaxMessageBytes = 4 << 20
 // with one Write call, and the line filter writes its error responses
 // between them.
 type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu     sync.Mutex
+	w      io.Writer
+	flight *flight // told of every response; nil for none
 }
 
 func (s *syncWriter) Write(p []byte) (int, error) {
@@ -32,6 +33,9 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	if _, err := s.w.Write(out); err != nil {
 		return 0, err
+	}
+	if s.flight != nil {
+		s.flight.outgoing(out)
 	}
 	return len(p), nil
 }
@@ -81,12 +85,13 @@ type lineFilter struct {
 	src     *bufio.Reader
 	closer  io.Closer
 	out     io.Writer
-	pending []byte // the rest of a line already accepted
-	err     error  // the read error to return once pending is drained
+	flight  *flight // told of every request; drained at the end of input
+	pending []byte  // the rest of a line already accepted
+	err     error   // the read error to return once pending is drained
 }
 
-func newLineFilter(r io.Reader, out io.Writer) *lineFilter {
-	f := &lineFilter{src: bufio.NewReaderSize(r, 64<<10), out: out}
+func newLineFilter(r io.Reader, out io.Writer, fl *flight) *lineFilter {
+	f := &lineFilter{src: bufio.NewReaderSize(r, 64<<10), out: out, flight: fl}
 	if c, ok := r.(io.Closer); ok {
 		f.closer = c
 	}
@@ -97,6 +102,9 @@ func newLineFilter(r io.Reader, out io.Writer) *lineFilter {
 func (f *lineFilter) Read(p []byte) (int, error) {
 	for len(f.pending) == 0 {
 		if f.err != nil {
+			// The client is done sending: let what it asked for answer
+			// before the session ends.
+			f.flight.drain()
 			return 0, f.err
 		}
 		line, tooLong, err := f.readLine()
@@ -109,10 +117,12 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 		if len(line) == 0 {
 			continue
 		}
-		if resp := check(line); resp != nil {
+		msg, resp := check(line)
+		if resp != nil {
 			f.reply(resp)
 			continue
 		}
+		f.flight.incoming(msg)
 		f.pending = append(line, '\n')
 	}
 	n := copy(p, f.pending)
@@ -120,8 +130,10 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Close closes the client's stream, if it can be closed.
+// Close closes the client's stream, if it can be closed, and ends a
+// drain.
 func (f *lineFilter) Close() error {
+	f.flight.stop()
 	if f.closer != nil {
 		return f.closer.Close()
 	}
@@ -154,19 +166,20 @@ func (f *lineFilter) reply(resp []byte) {
 	_, _ = f.out.Write(resp)
 }
 
-// check returns nil when line is one JSON-RPC message the SDK decodes,
-// else the error response line to send back.
-func check(line []byte) []byte {
+// check returns the message when line is one JSON-RPC message the SDK
+// decodes, else the error response line to send back.
+func check(line []byte) (jsonrpc.Message, []byte) {
 	if !json.Valid(line) {
-		return errorResponse(nil, jsonrpc.CodeParseError, "parse error: not JSON")
+		return nil, errorResponse(nil, jsonrpc.CodeParseError, "parse error: not JSON")
 	}
 	if line[0] == '[' {
-		return errorResponse(nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported; send one message per line")
+		return nil, errorResponse(nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported; send one message per line")
 	}
-	if _, err := jsonrpc.DecodeMessage(line); err != nil {
-		return errorResponse(requestID(line), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message")
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil, errorResponse(requestID(line), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message")
 	}
-	return nil
+	return msg, nil
 }
 
 // requestID is the id of a message that could not be decoded, when it

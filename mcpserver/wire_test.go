@@ -47,7 +47,7 @@ func TestCheck(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
 		{`"just a string"`, jsonrpc.CodeInvalidRequest, "null"},
 	} {
-		resp := check([]byte(tc.line))
+		_, resp := check([]byte(tc.line))
 		if tc.code == 0 {
 			if resp != nil {
 				t.Errorf("check(%s) = %s, want it passed on", tc.line, resp)
@@ -69,11 +69,11 @@ func TestCheck(t *testing.T) {
 // answered, blank ones dropped, and an over-long line is answered and
 // skipped without losing the next one.
 func TestLineFilter(t *testing.T) {
-	good := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	good := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	long := `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"` + strings.Repeat("a", MaxMessageBytes) + `"}}`
 	in := "\r\n" + good + "\r\n\n  garbage\n" + long + "\n" + good + "\n" + good // the last line has no newline
 	var out bytes.Buffer
-	f := newLineFilter(strings.NewReader(in), &syncWriter{w: &out})
+	f := newLineFilter(strings.NewReader(in), &syncWriter{w: &out}, newFlight())
 	got, err := io.ReadAll(f)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +135,10 @@ func FuzzCheck(f *testing.F) {
 		if len(line) == 0 {
 			return
 		}
-		resp := check(line)
+		msg, resp := check(line)
+		if (msg == nil) == (resp == nil) {
+			t.Fatalf("check(%q) = %v, %q: want one of them", line, msg, resp)
+		}
 		if resp == nil {
 			if _, err := jsonrpc.DecodeMessage(line); err != nil || !json.Valid(line) || line[0] == '[' {
 				t.Fatalf("passed on %q, which the SDK cannot read: %v", line, err)
@@ -150,4 +153,45 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("response %q has code %d", resp, r.Error.Code)
 		}
 	})
+}
+
+// TestDrain: at the end of the input, the filter waits for the calls in
+// flight to be answered (or cancelled) before it reports the end.
+func TestDrain(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":"b","method":"ping"}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b"}}` + "\n"
+	fl := newFlight()
+	var out bytes.Buffer
+	w := &syncWriter{w: &out, flight: fl}
+	f := newLineFilter(strings.NewReader(in), w, fl)
+	// Read the three lines as the SDK would, then wait for the end.
+	var got []byte
+	buf := make([]byte, 1<<10)
+	for bytes.Count(got, []byte("\n")) < 3 {
+		n, err := f.Read(buf)
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		got = append(got, buf[:n]...)
+	}
+	ended := make(chan error)
+	go func() {
+		_, err := f.Read(buf)
+		ended <- err
+	}()
+	// The server's own request with the same id does not end the call.
+	if _, err := w.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"roots/list"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-ended:
+		t.Fatalf("the input ended (%v) with call 1 unanswered", err)
+	default:
+	}
+	if _, err := w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-ended; err != io.EOF {
+		t.Fatalf("the end of input: %v, want io.EOF", err)
+	}
 }
