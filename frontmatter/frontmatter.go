@@ -6,11 +6,17 @@
 // The rule: an optional UTF-8 byte order mark, then a first line that is
 // "---", then the YAML, then a line that is "---" or "...". Trailing spaces,
 // tabs and a carriage return are ignored on both marker lines. The body
-// starts after the closing line. Claude Code's own loader uses the regular
-// expression /^---\s*\n([\s\S]*?)---\s*\n?/, which agrees on every file
-// whose markers stand on their own lines and that has no byte order mark;
-// memdir does not follow it where it would end the YAML at a "---" inside
-// a value.
+// starts after the closing line. A "---" first line with no closing line
+// is ErrUnclosed: a topic file so written is reported by lint and never
+// rewritten, and a reader that must fail closed reads every line after the
+// opening one (AfterOpening).
+//
+// Claude Code's own loader uses the regular expression
+// /^---\s*\n([\s\S]*?)---\s*\n?/, which agrees with Split on every file
+// whose markers stand on their own lines, closed by "---", with no byte
+// order mark; where they differ (a "---" inside a value or a later line
+// ends its block, "..." does not, an unclosed block is no frontmatter)
+// SplitClaude follows it, for the text memdir shows as Claude Code's.
 package frontmatter
 
 import (

@@ -134,3 +134,79 @@ func FuzzPlain(f *testing.F) {
 		}
 	})
 }
+
+// TestSplitClaude pins Claude Code's expression on the files of
+// testdata/fidelity/claude/frontmatter, whose golden the real client
+// recorded.
+func TestSplitClaude(t *testing.T) {
+	tests := []struct {
+		name, in, yml, body string
+		ok                  bool
+	}{
+		{"closed", "---\npaths: a/**\n---\n\nBody.\n", "paths: a/**\n", "Body.\n", true},
+		{"unclosed", "---\npaths: a/**\n\nBody.\n", "", "---\npaths: a/**\n\nBody.\n", false},
+		{"dashes inside a value end it", "---\ndescription: use --- here\n---\nB", "description: use ", "here\n---\nB", true},
+		{"dashes inside a later line end it", "---\np: x\n\nText a---b\n", "p: x\n\nText a", "b\n", true},
+		{"dots do not close", "---\np: x\n...\nB\n", "", "---\np: x\n...\nB\n", false},
+		{"byte order mark", "\ufeff---\np: x\n---\nB", "", "\ufeff---\np: x\n---\nB", false},
+		{"blank lines after the opening", "--- \n\n\np: x\n---", "p: x\n", "", true},
+		{"no space after the closing", "---\n---body", "", "body", true},
+		{"opening must be dashes only", "----\np: x\n---\n", "", "----\np: x\n---\n", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			yml, body, ok := SplitClaude([]byte(tc.in))
+			if ok != tc.ok || string(yml) != tc.yml || string(body) != tc.body {
+				t.Errorf("SplitClaude(%q) = %q, %q, %v; want %q, %q, %v", tc.in, yml, body, ok, tc.yml, tc.body, tc.ok)
+			}
+		})
+	}
+}
+
+// FuzzSplitClaude checks SplitClaude against a plain scan of the same
+// rule: the first "---" after the opening line ends the YAML.
+func FuzzSplitClaude(f *testing.F) {
+	for _, s := range []string{"---\na: 1\n---\nb", "---\na---b", "--- \t\n---", "---\n...\n", "\ufeff---\n---\n", "---\u00a0\n---\u2028\nx"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		yml, body, ok := SplitClaude([]byte(s))
+		if !ok {
+			if string(body) != s || yml != nil {
+				t.Fatalf("SplitClaude(%q) changed the body without frontmatter", s)
+			}
+			if rest, open := claudeOpening(s); open && strings.Contains(rest, "---") {
+				t.Fatalf("SplitClaude(%q): no frontmatter, but %q has a closing ---", s, rest)
+			}
+			return
+		}
+		rest, open := claudeOpening(s)
+		i := strings.Index(rest, "---")
+		if !open || i < 0 || string(yml) != rest[:i] || !strings.HasSuffix(s, string(body)) {
+			t.Fatalf("SplitClaude(%q) = %q, %q; scan: open %v, rest %q", s, yml, body, open, rest)
+		}
+		if want := strings.TrimLeftFunc(rest[i+3:], isJSSpaceForTest); string(body) != want {
+			t.Fatalf("SplitClaude(%q): body %q, want %q (white space after the closing --- goes)", s, body, want)
+		}
+	})
+}
+
+// claudeOpening returns the text after an opening "---" line as
+// /^---\s*\n/ reads it: the last newline of the white space after the
+// dashes ends it (the expression backtracks to it).
+func claudeOpening(s string) (string, bool) {
+	rest, ok := strings.CutPrefix(s, "---")
+	if !ok {
+		return "", false
+	}
+	n := len(rest) - len(strings.TrimLeftFunc(rest, isJSSpaceForTest))
+	i := strings.LastIndexByte(rest[:n], '\n')
+	if i < 0 {
+		return "", false
+	}
+	return rest[i+1:], true
+}
+
+func isJSSpaceForTest(r rune) bool {
+	return strings.ContainsRune("\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff", r) || r >= 0x2000 && r <= 0x200a
+}

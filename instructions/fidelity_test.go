@@ -88,6 +88,7 @@ var slugDir = regexp.MustCompile(`/projects/[^/]+/memory/`)
 // each rules directory.
 func normalize(s string) string {
 	s = slugDir.ReplaceAllString(s, "/projects/$$SLUG/memory/")
+	s, nl := strings.CutSuffix(s, "\n") // the last block, wherever it sorts, ends like the others
 	blocks := strings.Split(s, "\n\nContents of ")
 	for i := 0; i < len(blocks); {
 		j := i
@@ -101,7 +102,11 @@ func normalize(s string) string {
 		}
 		i++
 	}
-	return strings.Join(blocks, "\n\nContents of ")
+	s = strings.Join(blocks, "\n\nContents of ")
+	if nl {
+		s += "\n"
+	}
+	return s
 }
 
 func ruleDir(block string) string {

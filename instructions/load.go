@@ -85,7 +85,11 @@ func (l *loader) applyFrontmatter(f *File, data []byte) (body []byte, note strin
 	if f.Kind == KindInstructions && !claude {
 		return data, "", true
 	}
-	fm, body, had, err := ParseFrontmatter(data)
+	parse := ParseFrontmatter
+	if claude {
+		parse = claudeFrontmatter
+	}
+	fm, body, had, err := parse(data)
 	if had && !claude {
 		body = bytes.TrimLeft(body, "\r\n")
 	}

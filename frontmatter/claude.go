@@ -1,0 +1,28 @@
+package frontmatter
+
+import "regexp"
+
+// jsSpace is JavaScript's \s: ASCII white space, the Unicode space
+// separators, the line and paragraph separators and the byte order mark.
+const jsSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
+
+// claudeExpr is Claude Code 2.1's frontmatter expression,
+// /^---\s*\n([\s\S]*?)---\s*\n?/, with \s as JavaScript reads it.
+var claudeExpr = regexp.MustCompile(`\A---[` + jsSpace + `]*\n((?s:.)*?)---[` + jsSpace + `]*\n?`)
+
+// SplitClaude splits data as Claude Code 2.1 splits CLAUDE.md, rules,
+// imported files and memory files, for the text memdir shows as Claude
+// Code's: the YAML runs from after the opening "---" line to the first
+// "---" anywhere after it, even inside a line or a value ("a---b" ends
+// it), and the body starts after that "---" and all the white space
+// after it, blank lines included. A file that starts with a byte order mark, or whose block
+// has no "---" after the opening line (closed by "..." or not at all), has
+// no frontmatter: ok is false and body is data, "---" line included.
+// memdir's own files use Split, which ends a block only at a whole line.
+func SplitClaude(data []byte) (yml, body []byte, ok bool) {
+	m := claudeExpr.FindSubmatchIndex(data)
+	if m == nil {
+		return nil, data, false
+	}
+	return data[m[2]:m[3]], data[m[1]:], true
+}
