@@ -87,8 +87,9 @@ func (x *factIndex) candidates(e memdir.Terms) []*fact {
 	count := map[*fact]int{}
 	num := ""
 	for t := range e {
-		if hasDigit(t) {
-			num = t // facts with numbers must hold them all: any one finds them
+		// Facts with numbers must hold them all: the rarest finds them.
+		if hasDigit(t) && (num == "" || len(x.byNum[t]) < len(x.byNum[num])) {
+			num = t
 		}
 	}
 	for t := range e {
