@@ -11,15 +11,20 @@ import (
 type anchorSet struct {
 	class  [256]uint8 // byte -> class; 0 is every byte no anchor uses
 	nclass int
-	next   []int32   // state*nclass + class -> next state*nclass
-	out    [][]int32 // state -> ids of the anchors that end there
-	final  []bool    // state*nclass -> len(out[state]) > 0
+	// next maps state*nclass + class to the next state*nclass, with the
+	// sign bit set when anchors end in that state: one table to read per
+	// byte.
+	next []int32
+	out  [][]int32 // state -> ids of the anchors that end there
 	// anchors[id] is the anchor text; exact[id] says the case must match;
 	// owner[id] is the index of its pattern in the table.
 	anchors []string
 	exact   []bool
 	owner   []int
 }
+
+// finalBit marks a transition into a state where anchors end.
+const finalBit = -1 << 31
 
 // hit is one anchor occurrence: the pattern it belongs to and its span.
 type hit struct {
@@ -98,10 +103,11 @@ func (a *anchorSet) build() {
 			queue = append(queue, child)
 		}
 	}
-	a.final = make([]bool, len(next))
-	for st := range next {
-		a.final[st] = st%nc == 0 && len(a.out[st/nc]) > 0
-		next[st] *= int32(nc)
+	for k, st := range next {
+		next[k] = st * int32(nc)
+		if len(a.out[st]) > 0 {
+			next[k] |= finalBit
+		}
 	}
 	a.next = next
 }
@@ -137,9 +143,10 @@ func (a *anchorSet) find(text string, fn func(hit)) {
 	st := int32(0)
 	for i := 0; i < len(text); i++ {
 		st = a.next[int(st)+int(a.class[text[i]])]
-		if !a.final[st] {
+		if st >= 0 {
 			continue
 		}
+		st &^= finalBit
 		for _, id := range a.out[st/int32(a.nclass)] {
 			s := a.anchors[id]
 			start := i + 1 - len(s)

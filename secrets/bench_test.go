@@ -53,13 +53,11 @@ func BenchmarkFirstScan(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		table, _ := buildDetectors()
-		for prio, ws := range windows(text) {
-			if len(ws) > 0 {
-				p := &table[prio]
-				p.regexp()
-				if p.anchored != nil {
-					p.anchored.get()
-				}
+		for _, r := range windows(text) {
+			p := &table[r.prio]
+			p.regexp()
+			if p.anchored != nil {
+				p.anchored.get()
 			}
 		}
 		Scan(text)
@@ -88,10 +86,8 @@ func BenchmarkFirstScanAdd(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		table, _ := buildDetectors()
-		for prio, ws := range windows(text) {
-			if len(ws) > 0 {
-				table[prio].regexp()
-			}
+		for _, r := range windows(text) {
+			table[r.prio].regexp()
 		}
 		Scan(text)
 	}

@@ -81,10 +81,12 @@ func FuzzScanMatchesNaive(f *testing.F) {
 func naive(text string) []match {
 	var cands []match
 	table, _ := detectors()
+	lower := lowerASCII(text) // keywords are ASCII; offsets stay
+
 	for prio := range table {
 		p := table[prio]
 		if p.perLine {
-			cands = append(cands, naiveLines(&p, text, prio)...)
+			cands = append(cands, naiveLines(&p, text, lower, prio)...)
 			continue
 		}
 		atWord := p.atWord
@@ -107,15 +109,23 @@ func naive(text string) []match {
 }
 
 // naiveLines runs a kept rule's regexp the way it is defined: over each
-// line that holds one of its keywords, in any case.
-func naiveLines(p *pattern, text string, prio int) []match {
+// line that holds one of its keywords, in any case. lower is text in
+// lower case, byte for byte.
+func naiveLines(p *pattern, text, lower string, prio int) []match {
 	var out []match
+	for _, k := range p.anchors {
+		if strings.Contains(lower, k) {
+			break
+		}
+		if k == p.anchors[len(p.anchors)-1] {
+			return nil // no keyword anywhere
+		}
+	}
 	start := 0
 	for start <= len(text) {
 		end := lineEnd(text, start)
-		line := strings.ToLower(text[start:end])
 		for _, k := range p.anchors {
-			if strings.Contains(line, k) {
+			if strings.Contains(lower[start:end], k) {
 				out = p.appendMatches(out, text, window{start, end}, prio)
 				break
 			}

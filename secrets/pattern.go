@@ -70,17 +70,26 @@ func buildDetectors() ([]pattern, *anchorSet) {
 // regexp returns the pattern's regexp, compiling it on first use.
 func (p *pattern) regexp() *regexp.Regexp { return p.re.get() }
 
-// windows returns, for each pattern, the merged, sorted line ranges of text
-// that hold one of its anchors and pass its gate.
-func windows(text string) [][]window {
+// rowWindows are the windows of one row of the table.
+type rowWindows struct {
+	prio int
+	ws   []window
+}
+
+// windows returns, for each row with an anchor hit that passes its gate,
+// the sorted line ranges of text to search, merged unless the row
+// searches each line or each key on its own; rows in table order.
+func windows(text string) []rowWindows {
 	table, anchors := detectors()
-	var byPat [][]window
+	var rows []rowWindows
+	var at map[int]int // prio -> index in rows, made on the first hit
 	anchors.find(text, func(h hit) {
 		p := &table[h.prio]
-		if byPat == nil {
-			byPat = make([][]window, len(table))
+		k, seen := at[h.prio]
+		var ws []window
+		if seen {
+			ws = rows[k].ws
 		}
-		ws := byPat[h.prio]
 		n := len(ws)
 		if n > 0 && h.start < ws[n-1].end && p.extraLines == 0 && !p.atWord {
 			return // same line as the previous hit
@@ -92,14 +101,23 @@ func windows(text string) [][]window {
 		if n > 0 && w == ws[n-1] {
 			return
 		}
-		byPat[h.prio] = append(ws, w)
+		if !seen {
+			if at == nil {
+				at = make(map[int]int)
+			}
+			at[h.prio] = len(rows)
+			rows = append(rows, rowWindows{prio: h.prio})
+			k = len(rows) - 1
+		}
+		rows[k].ws = append(ws, w)
 	})
-	for i := range byPat {
-		if !table[i].atWord && !table[i].perLine {
-			byPat[i] = merge(byPat[i])
+	sort.Slice(rows, func(i, j int) bool { return rows[i].prio < rows[j].prio })
+	for i := range rows {
+		if p := &table[rows[i].prio]; !p.atWord && !p.perLine {
+			rows[i].ws = merge(rows[i].ws)
 		}
 	}
-	return byPat
+	return rows
 }
 
 // window returns the range p's regexp searches for hit h: the line (and

@@ -73,6 +73,9 @@ func checkRun(text string, start, end, prio, depth int) []match {
 		return nil
 	}
 	padded := end + padding(text, end)
+	if _, _, ok := encodingOf(text[start:padded]); !ok {
+		return nil // before joining the lines of a wrapped block
+	}
 	decoded, ok := decodeText(text[start:padded], wrappedBlock(text, padded))
 	if !ok {
 		return nil
@@ -137,15 +140,12 @@ func decodeText(first, more string) (string, bool) {
 	if len(s) > maxEncodedRun {
 		s = s[:maxEncodedRun&^3]
 	}
-	enc := base64.StdEncoding
-	if strings.ContainsAny(s, "-_") {
-		if strings.ContainsAny(s, "+/") {
-			return "", false
-		}
-		enc = base64.URLEncoding
+	enc, raw, ok := encodingOf(s)
+	if !ok {
+		return "", false
 	}
 	if !strings.HasSuffix(s, "=") && len(s)%4 != 0 {
-		enc = enc.WithPadding(base64.NoPadding)
+		enc = raw
 	}
 	b, err := enc.DecodeString(s)
 	if err != nil || len(b) < minEncodedRun/2 || !utf8.Valid(b) {
@@ -155,6 +155,44 @@ func decodeText(first, more string) (string, bool) {
 		return "", false
 	}
 	return string(b), true
+}
+
+// encodingOf returns the padded and raw encodings of run s: standard, or
+// URL-safe when it has '-' or '_'; ok is false when s mixes both alphabets
+// or its first 32 bytes cannot start text (most runs are binary, and say
+// so early).
+func encodingOf(s string) (enc, raw *base64.Encoding, ok bool) {
+	enc, raw = base64.StdEncoding, base64.RawStdEncoding
+	if strings.ContainsAny(s, "-_") {
+		if strings.ContainsAny(s, "+/") {
+			return nil, nil, false
+		}
+		enc, raw = base64.URLEncoding, base64.RawURLEncoding
+	}
+	if len(s) > 32 && !textPrefix(raw, s[:32]) {
+		return nil, nil, false
+	}
+	return enc, raw, true
+}
+
+// textPrefix reports whether the 32 base64 bytes that start a longer run
+// decode to bytes that may start text: no control characters but the
+// white space ones (\t to \r), as decodeText itself asks. It allocates
+// nothing.
+func textPrefix(raw *base64.Encoding, prefix string) bool {
+	var buf [24]byte
+	var src [32]byte
+	copy(src[:], prefix)
+	n, err := raw.Decode(buf[:], src[:])
+	if err != nil {
+		return false
+	}
+	for _, c := range buf[:n] {
+		if c < 0x20 && (c < '\t' || c > '\r') || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // awsSecret reports whether a 40-byte run is random base64 as an AWS secret
@@ -209,9 +247,9 @@ func keyBody(r string) bool {
 	if r[0] != 'M' {
 		return false
 	}
-	enc := base64.StdEncoding.WithPadding(base64.NoPadding)
+	enc := base64.RawStdEncoding
 	if strings.ContainsAny(r[:32], "-_") {
-		enc = base64.URLEncoding.WithPadding(base64.NoPadding)
+		enc = base64.RawURLEncoding
 	}
 	b, err := enc.DecodeString(r[:32])
 	if err != nil {

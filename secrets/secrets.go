@@ -191,9 +191,9 @@ func scan(text string) []match {
 func tableMatches(text string) []match {
 	var cands []match
 	table, _ := detectors()
-	for prio, ws := range windows(text) {
-		for _, w := range ws {
-			cands = table[prio].appendMatches(cands, text, w, prio)
+	for _, r := range windows(text) {
+		for _, w := range r.ws {
+			cands = table[r.prio].appendMatches(cands, text, w, r.prio)
 		}
 	}
 	return cands

@@ -31,7 +31,7 @@ func buildTable() []pattern {
 			// of a legacy encrypted key, on their lines or on the same one.
 			re: lazyRE(`(-----BEGIN (?:[A-Z0-9]+ ){0,2}PRIVATE KEY(?: BLOCK)?-----)[ \t]*(?:` + eol + `)?` +
 				`(?:[A-Za-z-]+:[^\r\n\\]*` + eol + `)*` + eol + `?[ \t]*` +
-				`(?:Proc-Type:[^\r\n\\]{0,40}DEK-Info:[ \t]*[A-Z0-9-]{1,40},[0-9A-Fa-f]{8,64}[ \t]+)?[A-Za-z0-9+/=]{16,}`),
+				`(?:Proc-Type:[^\r\n\\]*?DEK-Info:[ \t]*[A-Z0-9-]+,[0-9A-Fa-f]+[ \t]+)?[A-Za-z0-9+/=]{16,}`),
 			anchors: []string{"PRIVATE KEY"},
 			gate:    pemHeader,
 			// The whole match, so that the key's first line is not found
@@ -70,7 +70,7 @@ func buildTable() []pattern {
 		},
 		{
 			kind:    "GitHub token",
-			re:      lazyRE(`\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,244})\b`),
+			re:      lazyRE(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`),
 			anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 			gate:    followedBy(22, tokenSet),
 			valid:   func(g []string) bool { return random(g[0]) },
@@ -188,8 +188,8 @@ func buildTable() []pattern {
 		},
 		{
 			kind: "URL with credentials",
-			re: lazyRE(`(?i)\b([a-z][a-z0-9+.-]{1,15}://([^\s:/?#@"'<>\[\]` + "`" + `]{0,128}):` +
-				`([^\s/?#@"'<>` + "`" + `]{1,256})@)[a-z0-9\[]`),
+			re: lazyRE(`(?i)\b([a-z][a-z0-9+.-]{1,15}://([^\s:/?#@"'<>\[\]` + "`" + `]*):` +
+				`([^\s/?#@"'<>` + "`" + `]+)@)[a-z0-9\[]`),
 			anchors: []string{"://"},
 			gate:    userinfo,
 			span:    1,
@@ -228,7 +228,7 @@ func buildTable() []pattern {
 		{
 			kind: "password in prose",
 			re: lazyRE(`(?i)\b(?:password|passphrase|passcode)(?: for [^\s]{1,40})?[ \t]{1,4}(?:is|was)(?:[ \t]*:)?[ \t]+` +
-				`("[^"\r\n]{6,64}"|'[^'\r\n]{6,64}'|` + "`[^`\r\n]{6,64}`" + `|[^\s"'<>` + "`" + `]{6,64})`),
+				`("[^"\r\n]{6,}"|'[^'\r\n]{6,}'|` + "`[^`\r\n]{6,}`" + `|[^\s"'<>` + "`" + `]{6,})`),
 			anchors: []string{"password", "passphrase", "passcode"},
 			gate:    saidIs,
 			fold:    true,
