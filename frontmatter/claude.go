@@ -2,13 +2,14 @@ package frontmatter
 
 import "regexp"
 
-// jsSpace is JavaScript's \s: ASCII white space, the Unicode space
+// JSSpace is JavaScript's \s written for the inside of a character class
+// of a Go regular expression: ASCII white space, the Unicode space
 // separators, the line and paragraph separators and the byte order mark.
-const jsSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
+const JSSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
 
 // claudeExpr is Claude Code 2.1's frontmatter expression,
 // /^---\s*\n([\s\S]*?)---\s*\n?/, with \s as JavaScript reads it.
-var claudeExpr = regexp.MustCompile(`\A---[` + jsSpace + `]*\n((?s:.)*?)---[` + jsSpace + `]*\n?`)
+var claudeExpr = regexp.MustCompile(`\A---[` + JSSpace + `]*\n((?s:.)*?)---[` + JSSpace + `]*\n?`)
 
 // SplitClaude splits data as Claude Code 2.1 splits CLAUDE.md, rules,
 // imported files and memory files, for the text memdir shows as Claude

@@ -34,14 +34,11 @@ func claudeFrontmatter(data []byte) (fm Frontmatter, body []byte, had bool, err 
 
 var (
 	// claudeKeyLine is a "key: value" line Claude Code's repair looks at.
-	claudeKeyLine = regexp.MustCompile(`^([a-zA-Z_-]+):[` + jsSpaceClass + `]+([^\n\r\x{2028}\x{2029}]+)$`)
+	claudeKeyLine = regexp.MustCompile(`^([a-zA-Z_-]+):[` + frontmatter.JSSpace + `]+([^\n\r\x{2028}\x{2029}]+)$`)
 	// claudeSpecial is what makes the repair quote a value.
 	claudeSpecial = regexp.MustCompile("[{}\\[\\]*&#!|>%@`]|: ")
 	leadingTabs   = regexp.MustCompile(`(?m)^\t+`)
 )
-
-// jsSpaceClass is JavaScript's \s inside a character class.
-const jsSpaceClass = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
 
 // claudeRepair is Claude Code 2.1's second try at YAML it could not read:
 // on each "key: value" line, a value with a YAML indicator in it ("*",
