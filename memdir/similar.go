@@ -310,7 +310,7 @@ func stem(w string) string {
 	return s
 }
 
-func plainLetters(w string) bool {
+func plainLetters[S string | []byte](w S) bool {
 	for i := 0; i < len(w); i++ {
 		if c := w[i]; c < 'a' || c > 'z' {
 			return false
@@ -327,15 +327,37 @@ func plainLetters(w string) bool {
 type matcher struct {
 	probe Terms
 	keys  map[string]bool // the first two bytes of each probe term
-	buf   []byte          // the current word, lowercased
+	// special holds, for every word whose terms may not start with its
+	// own first two letters, how many probe terms it gives.
+	special map[string]int
+	buf     []byte // the current word, lowercased
 }
 
 func newMatcher(probe string) *matcher {
-	m := &matcher{probe: TermsOf(probe), keys: map[string]bool{}}
+	m := &matcher{probe: TermsOf(probe), keys: map[string]bool{}, special: map[string]int{}}
 	for t := range m.probe {
 		m.keys[termKey(t)] = true
 	}
+	for _, set := range []map[string]bool{negations, snowballExceptions} {
+		for w := range set {
+			m.special[w] = m.count(w)
+		}
+	}
+	for w := range abbreviations {
+		m.special[w] = m.count(w)
+	}
 	return m
+}
+
+// count is how many probe terms the word w gives.
+func (m *matcher) count(w string) int {
+	n := 0
+	for _, t := range wordTerms(w) {
+		if m.probe[t] > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func termKey[S string | []byte](t S) string { return string(t[:min(2, len(t))]) }
@@ -394,29 +416,21 @@ func (m *matcher) couldBeSimilar(parts ...string) bool {
 	return float64(min(hits, n))/float64(n) >= SimilarThreshold
 }
 
-// hits bounds how many probe terms one lowercase word gives.
+// hits bounds how many probe terms one lowercase word gives: exactly for
+// the special words and the short or mixed ones, else 1 when its first two
+// letters start a probe term (a stop word may be counted: the bound only
+// loosens).
 func (m *matcher) hits(w []byte) int {
-	if len(w) <= 2 || special(w) || !plainLetters(string(w)) {
-		n := 0
-		for _, t := range wordTerms(string(w)) {
-			if m.probe[t] > 0 {
-				n++
-			}
-		}
+	if n, ok := m.special[string(w)]; ok {
 		return n
 	}
-	if m.keys[termKey(w)] {
+	if len(w) <= 2 || !plainLetters(w) {
+		return m.count(string(w))
+	}
+	if m.keys[string(w[:2])] {
 		return 1
 	}
 	return 0
-}
-
-// special reports words whose terms do not start with their own first
-// two letters: negations, stop words, abbreviations, contractions and
-// Snowball's exceptions.
-func special(w []byte) bool {
-	return negations[string(w)] || stopWords[string(w)] || abbreviations[string(w)] != nil ||
-		snowballExceptions[string(w)] || strings.IndexByte(string(w), '\'') >= 0
 }
 
 // snowballExceptions are the words the Snowball English stemmer rewrites
