@@ -378,7 +378,7 @@ func (m *matcher) similar(title, hook string) (score float64, ok bool) {
 // terms from above; the probe's own terms bound the union from below, so
 // hits/len(probe) bounds the Jaccard score from above. A plain word's
 // stem keeps its first two letters (Snowball changes only later letters,
-// but for the few words special() lists), so a word whose first two
+// but for the few words m.special lists), so a word whose first two
 // letters start no probe term gives none.
 func (m *matcher) couldBeSimilar(parts ...string) bool {
 	n := m.probe.Len()

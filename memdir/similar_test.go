@@ -78,7 +78,7 @@ func TestStemKeepsFirstLetters(t *testing.T) {
 			continue
 		}
 		if s := english.Stem(w, false); termKey(s) != termKey(w) {
-			t.Errorf("stem(%q) = %q: its first letters differ and special() does not list it", w, s)
+			t.Errorf("stem(%q) = %q: its first letters differ and the matcher does not look it up whole", w, s)
 		}
 	}
 }
