@@ -95,3 +95,19 @@ func BenchmarkSearchAfterEdit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoad reads and checks the index of 10,000 topics, as every
+// search starts.
+func BenchmarkLoad(b *testing.B) {
+	d := benchDir(b, 10000)
+	ix := Open(d)
+	if _, err := ix.Search(context.Background(), Query{Text: "deploy", NoRecall: true}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if ix.load(baseFile) == nil {
+			b.Fatal("no index")
+		}
+	}
+}
