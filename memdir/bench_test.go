@@ -1,85 +1,26 @@
-package memdir
+package memdir_test
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/index"
-	"github.com/memdir/memdir/typesx"
+	"github.com/memdir/memdir/internal/corpus"
+	"github.com/memdir/memdir/memdir"
 )
 
-// benchWords is the vocabulary of generated topics: ordinary engineering
-// words, so descriptions look like real ones to the similarity check.
-var benchWords = strings.Fields(`build cache database migration staging deploy release test
-fixture mock integration service queue worker retry timeout config flag rollout
-schema index query latency budget owner review branch merge freeze mobile api
-client server token rotate secret vault metrics alert pager incident runbook
-logging trace span sample backend frontend react router style lint format
-module package vendor upgrade pin version docker image cluster node region`)
-
-// benchSentence is a deterministic sentence of n words for topic i.
-func benchSentence(r *rand.Rand, n int) string {
-	w := make([]string, n)
-	for k := range w {
-		w[k] = benchWords[r.IntN(len(benchWords))]
-	}
-	s := strings.Join(w, " ")
-	return strings.ToUpper(s[:1]) + s[1:] + "."
-}
-
-// benchRequest is the add of topic i: a numbered name (numbers keep
-// topics apart in the similarity check), a hook of 6 to 9 words and a
-// body that makes a topic file of about 350 to 800 bytes, as
-// scripts/benchcli generates them.
-func benchRequest(i int) AddRequest {
-	r := rand.New(rand.NewPCG(uint64(i), 7))
-	var body []string
-	for size := 0; size < 100+r.IntN(350); {
-		s := benchSentence(r, 8+r.IntN(10))
-		body = append(body, s)
-		size += len(s) + 1
-	}
-	return AddRequest{
-		Type:        typesx.Types[i%len(typesx.Types)],
-		Name:        fmt.Sprintf("%s %d", strings.TrimSuffix(benchSentence(r, 3), "."), i),
-		Text:        strings.Join(body, " "),
-		Description: fmt.Sprintf("%s (%d)", strings.TrimSuffix(benchSentence(r, 6+r.IntN(4)), "."), i),
-		Why:         benchSentence(r, 9),
-	}
-}
-
-// benchDir makes a memory directory holding n topics and the MEMORY.md
-// that indexes them, written directly rather than through Add so that a
-// 10,000-topic directory takes seconds, not minutes.
-func benchDir(tb testing.TB, n int) *Dir {
+// benchDir makes a memory directory holding n generated topics and the
+// MEMORY.md that indexes them (see internal/corpus).
+func benchDir(tb testing.TB, n int) *memdir.Dir {
 	tb.Helper()
-	d := Open(tb.TempDir(), Live)
+	d := memdir.Open(tb.TempDir(), memdir.Live)
 	now := time.Date(2026, 11, 22, 10, 4, 5, 0, time.UTC)
 	d.Now = func() time.Time { return now }
 	if _, err := d.Init(); err != nil {
 		tb.Fatal(err)
 	}
-	metas := make([]index.Meta, n)
-	for i := range n {
-		t := d.newTopic(benchRequest(i))
-		t.File = FileName(t.Type, t.Name)
-		data, err := t.Marshal()
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(d.Path, t.File), data, 0o644); err != nil {
-			tb.Fatal(err)
-		}
-		metas[i] = index.Meta{Entry: entryOf(t), Type: t.Type, Modified: t.Modified}
-	}
-	ix := index.Rebuild(index.Parse(nil), metas)
-	if err := atomicfile.WriteFile(filepath.Join(d.Path, IndexFile), ix.Bytes(), 0o644); err != nil {
+	if err := corpus.Write(d.Path, n, now); err != nil {
 		tb.Fatal(err)
 	}
 	return d
@@ -94,11 +35,11 @@ func BenchmarkAdd(b *testing.B) {
 			d := benchDir(b, n)
 			i := n
 			for b.Loop() {
-				res, err := d.Add(benchRequest(i))
+				res, err := d.Add(corpus.Request(i))
 				if err != nil {
 					b.Fatal(err)
 				}
-				if res.Action != Created {
+				if res.Action != memdir.Created {
 					b.Fatalf("add %d: %s %s, want a new topic", i, res.Action, res.File)
 				}
 				i++
@@ -117,7 +58,7 @@ func BenchmarkAddFitted10000(b *testing.B) {
 	}
 	i := 10000
 	for b.Loop() {
-		if res, err := d.Add(benchRequest(i)); err != nil || res.Action != Created {
+		if res, err := d.Add(corpus.Request(i)); err != nil || res.Action != memdir.Created {
 			b.Fatalf("add %d: %v %v, want a new topic", i, res, err)
 		}
 		i++
@@ -160,11 +101,11 @@ func BenchmarkLoadIndex(b *testing.B) {
 func TestBenchRequestsAreDistinct(t *testing.T) {
 	d := benchDir(t, 50)
 	for i := 50; i < 60; i++ {
-		res, err := d.Add(benchRequest(i))
+		res, err := d.Add(corpus.Request(i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Action != Created {
+		if res.Action != memdir.Created {
 			t.Errorf("add %d: %s %s (matched %s), want created", i, res.Action, res.File, res.MatchedBy)
 		}
 	}
