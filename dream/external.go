@@ -116,6 +116,9 @@ func distillExternal(ctx context.Context, opts *Options, s *snapshot, p *planner
 	if now.fingerprint() != before {
 		return fmt.Errorf("the topics or MEMORY.md changed while the distiller ran: run dream again")
 	}
+	// The same bytes, maybe written again: guard the writes with what is
+	// on disk now.
+	s.stamps = now.stamps
 	works, err := validateAnswer(ans, s, p)
 	if err != nil {
 		return err
