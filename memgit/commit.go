@@ -91,7 +91,7 @@ func (r *Repo) Commit(paths []string, msg string) (Result, error) {
 	if err := lk.commit(func(w io.Writer) error { return idx.write(w, files) }); err != nil {
 		return res, err
 	}
-	return res, r.maintain()
+	return res, r.maintain(h.String()[:7])
 }
 
 // sparsePattern names the memory directory for git sparse-checkout add.

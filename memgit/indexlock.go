@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -140,23 +139,13 @@ type lockOwner struct {
 	file fileID
 }
 
-// writeOwner writes the record through a temporary file, so that it is
-// never seen half written.
+// writeOwner writes the record, never seen half written.
 func writeOwner(name string, o lockOwner) error {
-	tmp := name + ".tmp" + strconv.Itoa(os.Getpid())
 	start := o.proc.start
 	if start == "" {
 		start = "-"
 	}
-	data := fmt.Sprintf("pid %d\nstart %s\ndev %d\nino %d\n", o.proc.pid, start, o.file.dev, o.file.ino)
-	if err := os.WriteFile(tmp, []byte(data), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	return nil
+	return writeSmallFile(name, fmt.Sprintf("pid %d\nstart %s\ndev %d\nino %d\n", o.proc.pid, start, o.file.dev, o.file.ino))
 }
 
 // readOwner reads a record writeOwner wrote.

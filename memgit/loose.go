@@ -138,9 +138,14 @@ func (r *Repo) placeObject(tmp string, h plumbing.Hash) error {
 		return fmt.Errorf("store %s: %w", hex, err)
 	}
 	_ = os.Chmod(tmp, 0o444)
-	if err := os.Rename(tmp, final); err != nil {
+	fi, err := os.Lstat(tmp)
+	if err == nil {
+		err = os.Rename(tmp, final)
+	}
+	if err != nil {
 		return fmt.Errorf("store %s: %w", hex, err)
 	}
+	r.written += fi.Size()
 	return nil
 }
 

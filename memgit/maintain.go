@@ -1,13 +1,21 @@
 package memgit
 
-import "path/filepath"
+import (
+	"fmt"
+)
 
 // maintain keeps the repository healthy after a commit: it removes the
-// temporary files killed memdir processes left in the object store.
-// Callers hold memdir's lock.
-func (r *Repo) maintain() error {
+// temporary files killed memdir processes left in the object store, and
+// packs loose objects when gc.go's policy says so. Callers hold memdir's
+// lock. The commit is made by then: a failure here says so.
+func (r *Repo) maintain(commit string) error {
 	now := r.now()
 	cleanTemps(r.objectsDir(), now)
-	cleanTemps(filepath.Join(r.objectsDir(), "pack"), now)
+	cleanTemps(r.packDir(), now)
+	written := r.written
+	r.written = 0
+	if _, err := r.maybePack(written); err != nil {
+		return fmt.Errorf("committed %s, but packing the repository's loose objects failed: %w", commit, err)
+	}
 	return nil
 }

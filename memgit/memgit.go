@@ -31,7 +31,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/memdir/memdir/canonical"
 )
@@ -61,7 +60,7 @@ type Options struct {
 
 // Repo is the git repository that holds a memory directory.
 type Repo struct {
-	st     *filesystem.Storage
+	st     objectStore
 	dirs   canonical.GitDirs
 	top    string // top of the work tree, symlinks resolved
 	gitDir string // this work tree's own git dir (index, MERGE_HEAD)
@@ -69,6 +68,8 @@ type Repo struct {
 	memDir string // the memory directory, symlinks resolved
 	prefix string // memDir relative to top, slash-separated; "" when own
 	opts   Options
+
+	written int64 // bytes of loose objects written, for the packing policy (gc.go)
 
 	shallowOnce sync.Once
 	shallowSet  map[plumbing.Hash]bool // commits at a shallow clone's boundary
@@ -150,7 +151,7 @@ func Open(memDir string, opts Options) (*Repo, error) {
 	if err != nil || prefix == ".." || strings.HasPrefix(prefix, ".."+string(filepath.Separator)) {
 		return nil, fmt.Errorf("%s is outside the work tree %s: %w", memDir, top, ErrNoRepo)
 	}
-	r := &Repo{st: st, dirs: dirs, top: top, gitDir: dirs.GitDir, common: dirs.CommonDir, memDir: mem, opts: opts}
+	r := &Repo{st: objectStore{st}, dirs: dirs, top: top, gitDir: dirs.GitDir, common: dirs.CommonDir, memDir: mem, opts: opts}
 	if prefix != "." {
 		r.prefix = filepath.ToSlash(prefix)
 	}
