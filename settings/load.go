@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // Managed settings file, and the environment variable that replaces it.
@@ -35,6 +36,10 @@ type Options struct {
 	// Cwd resolves relative paths given in the environment or in flags;
 	// "" means os.Getwd().
 	Cwd string
+	// Committed reports whether a file is committed to the project's
+	// repository (nil: never). A local settings file that is committed
+	// came with the repository, so it is as untrusted as the project file.
+	Committed func(path string) bool
 }
 
 // Settings is the resolved cascade. It is read-only and safe for
@@ -79,6 +84,7 @@ func Load(opts Options) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.distrustCommittedLocal(local)
 	env, err := envLayer(opts.Getenv)
 	if err != nil {
 		return nil, err
@@ -107,6 +113,26 @@ func Load(opts Options) (*Settings, error) {
 		s.warnings = append(s.warnings, untrustedNotice(project.file, s.ignored))
 	}
 	return s, nil
+}
+
+// distrustCommittedLocal drops the sensitive settings of a local file that
+// is committed to the repository: whoever wrote the repository wrote it,
+// and trust is given to .memdir.yaml only.
+func (s *Settings) distrustCommittedLocal(local *layerData) {
+	if local.raw == nil || s.opts.Committed == nil || !s.opts.Committed(local.file) {
+		return
+	}
+	ignored := local.sensitive(s.opts.Root, s.userHome())
+	if len(ignored) == 0 {
+		return
+	}
+	local.drop(ignored)
+	keys := make([]string, 0, len(ignored))
+	for _, ig := range ignored {
+		keys = append(keys, ig.Key)
+	}
+	local.warn(0, fmt.Sprintf("committed to the repository, so it is not yours alone: %s (commands or paths outside the project) %s ignored; untrack it (git rm --cached) to use it",
+		strings.Join(keys, ", "), plural(len(keys), "is", "are")))
 }
 
 // distrust drops the settings of the project layer that run a command or

@@ -250,3 +250,25 @@ type childError struct {
 }
 
 func (e *childError) Error() string { return e.err.Error() + ": " + e.out }
+
+// A local file committed to the repository came with it: its sensitive
+// settings are dropped whatever the trust list says.
+func TestCommittedLocalFileUntrusted(t *testing.T) {
+	f := newFixture(t)
+	local := f.write(t, Local, "dream.distiller: evil\nmode: log\n")
+	opts := f.options()
+	opts.Committed = func(p string) bool { return p == local }
+	s, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Get("dream.distiller"); got != "" {
+		t.Errorf("distiller = %q from a committed local file", got)
+	}
+	if got := s.Get("mode"); got != "log" {
+		t.Errorf("mode = %q, want log: harmless keys still apply", got)
+	}
+	if ws := s.Warnings(); len(ws) != 1 || ws[0].File != local {
+		t.Errorf("warnings = %v, want one naming %s", ws, local)
+	}
+}

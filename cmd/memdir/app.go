@@ -15,6 +15,7 @@ import (
 
 	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/memgit"
 	"github.com/memdir/memdir/settings"
 )
 
@@ -195,7 +196,7 @@ func (a *app) project() (canonical.Repo, *settings.Settings, string, error) {
 		}
 		flags["dir"] = dir
 	}
-	s, err := settings.Load(settings.Options{Root: repo.Root, Getenv: a.getenv, Flags: flags, Cwd: cwd})
+	s, err := settings.Load(settings.Options{Root: repo.Root, Getenv: a.getenv, Flags: flags, Cwd: cwd, Committed: committed})
 	if err != nil {
 		return canonical.Repo{}, nil, "", err
 	}
@@ -205,6 +206,13 @@ func (a *app) project() (canonical.Repo, *settings.Settings, string, error) {
 		}
 	}
 	return repo, s, cwd, nil
+}
+
+// committed reports whether a settings file is in the project's git index;
+// an index memgit cannot read counts as committed, so trust fails closed.
+func committed(path string) bool {
+	tracked, err := memgit.Tracked(path)
+	return tracked || err != nil
 }
 
 // claim records the project root in a memory directory found through the

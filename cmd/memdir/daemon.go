@@ -193,7 +193,7 @@ func (a *app) dreamTargets(ws *workspace, opts daemonOptions) ([]dream.Target, e
 		if err != nil {
 			return nil, err
 		}
-		s, err := settings.Load(settings.Options{Root: root, Getenv: a.getenv})
+		s, err := settings.Load(settings.Options{Root: root, Getenv: a.getenv, Committed: committed})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
