@@ -114,51 +114,56 @@ func (r *Repo) CommitAll(msg string) (Result, Changes, error) {
 // trees are read as bytes (see treesplice.go): go-git's tree walker
 // allocates an object per entry.
 func (r *Repo) filesAt(commit plumbing.Hash) (map[string]blob, error) {
-	out := map[string]blob{}
 	c, err := object.GetCommit(r.st, commit)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", commit, err)
 	}
-	tree := c.TreeHash
-	if r.prefix != "" {
-		for _, part := range strings.Split(r.prefix, "/") {
-			data, err := r.readObject(plumbing.TreeObject, tree)
-			if err != nil {
-				return nil, fmt.Errorf("read tree of %s: %w", commit, err)
-			}
-			rec, ok, err := findTreeEntry(data, part)
-			if err != nil {
-				return nil, fmt.Errorf("read tree of %s: %w", commit, err)
-			}
-			if !ok || !rec.dir() {
-				return out, nil
-			}
-			tree = plumbing.Hash(rec.hash)
+	data, err := r.readObject(plumbing.TreeObject, c.TreeHash)
+	for _, part := range strings.Split(r.prefix, "/") {
+		if err != nil || part == "" {
+			break
 		}
+		rec, ok, ferr := findTreeEntry(data, part)
+		if ferr != nil || !ok || !rec.dir() {
+			if ferr == nil {
+				return map[string]blob{}, nil // no memory directory then
+			}
+			err = ferr
+			break
+		}
+		data, err = r.readObject(plumbing.TreeObject, plumbing.Hash(rec.hash))
 	}
-	if err := r.walkTree(tree, "", out); err != nil {
+	out := make(map[string]blob, len(data)/treeRecordGuess)
+	if err == nil {
+		err = r.walkTree(data, "", out)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("read tree of %s: %w", commit, err)
 	}
 	return out, nil
 }
 
-// walkTree adds the files of a tree, recursively, to out under dir.
-// Submodules and private state are left out.
-func (r *Repo) walkTree(tree plumbing.Hash, dir string, out map[string]blob) error {
-	data, err := r.readObject(plumbing.TreeObject, tree)
-	if err != nil {
-		return err
-	}
+// treeRecordGuess is about the bytes a tree record of a topic file
+// takes, to size maps up front.
+const treeRecordGuess = 48
+
+// walkTree adds the files of a tree's content, recursively, to out under
+// dir. Submodules and private state are left out.
+func (r *Repo) walkTree(data []byte, dir string, out map[string]blob) error {
 	for off := 0; off < len(data); {
 		rec, err := nextTreeRecord(data[off:])
 		if err != nil {
-			return fmt.Errorf("tree %s: %w", tree, err)
+			return err
 		}
 		off += rec.size
 		name := dir + string(rec.name)
 		switch {
 		case rec.dir():
-			if err := r.walkTree(plumbing.Hash(rec.hash), name+"/", out); err != nil {
+			sub, err := r.readObject(plumbing.TreeObject, plumbing.Hash(rec.hash))
+			if err == nil {
+				err = r.walkTree(sub, name+"/", out)
+			}
+			if err != nil {
 				return err
 			}
 		case rec.mode != filemode.Submodule && !Private(name):

@@ -5,6 +5,7 @@ package memgit
 import (
 	"io/fs"
 	"syscall"
+	"time"
 )
 
 // statOf is the stat data git records in an index entry for a file, as
@@ -33,4 +34,42 @@ func fileIDOf(fi fs.FileInfo) fileID {
 		return fileID{dev: uint64(st.Dev), ino: st.Ino}
 	}
 	return fileID{}
+}
+
+// atSymlinkNoFollow is fstatat's flag for lstat.
+const atSymlinkNoFollow = 0x100
+
+// statInfo is an fs.FileInfo over what fstatat returned.
+type statInfo struct {
+	name string
+	st   syscall.Stat_t
+}
+
+func (fi *statInfo) Name() string       { return fi.name }
+func (fi *statInfo) Size() int64        { return fi.st.Size }
+func (fi *statInfo) ModTime() time.Time { return time.Unix(fi.st.Mtim.Unix()) }
+func (fi *statInfo) IsDir() bool        { return fi.Mode().IsDir() }
+func (fi *statInfo) Sys() any           { return &fi.st }
+
+// Mode maps the file type and permission bits as os.Lstat does.
+func (fi *statInfo) Mode() fs.FileMode {
+	mode := fs.FileMode(fi.st.Mode & 0o777)
+	switch fi.st.Mode & syscall.S_IFMT {
+	case syscall.S_IFREG:
+	case syscall.S_IFDIR:
+		mode |= fs.ModeDir
+	case syscall.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case syscall.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case syscall.S_IFSOCK:
+		mode |= fs.ModeSocket
+	case syscall.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFBLK:
+		mode |= fs.ModeDevice
+	default:
+		mode |= fs.ModeIrregular
+	}
+	return mode
 }

@@ -32,21 +32,25 @@ func (r *Repo) diskFiles(tracked map[string]blob) (map[string]blob, error) {
 // scanDisk is diskFiles, with what it looked at.
 func (r *Repo) scanDisk(tracked map[string]blob) (*diskWalk, error) {
 	w := &diskWalk{r: r, tracked: tracked, cache: r.readStatCache(), ignore: r.ignoreRules()}
-	if err := w.dir(r.memDir, ""); err != nil {
+	err := w.dir(r.memDir, "")
+	if err == nil {
+		err = w.statFiles()
+	}
+	for _, d := range w.dirs {
+		d.Close()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", r.memDir, err)
 	}
-	if err := w.statFiles(); err != nil {
-		return nil, fmt.Errorf("scan %s: %w", r.memDir, err)
-	}
-	w.out = make(map[string]blob, len(w.files))
+	w.out = make(map[string]blob, len(w.files)+len(w.cache.entries)/8)
 	for _, f := range w.files {
 		if f.blob.mode != 0 {
 			w.out[f.rel] = f.blob
 		}
 	}
-	for p, e := range w.cache.entries {
-		if rel, ok := r.memPath(p); ok && e.skipWorktree && !Private(rel) && w.out[rel].mode == 0 {
-			if _, err := os.Lstat(filepath.Join(r.top, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
+	for _, e := range w.cache.entries {
+		if rel, ok := r.memPath(e.name); ok && e.skipWorktree && !Private(rel) && w.out[rel].mode == 0 {
+			if _, err := os.Lstat(filepath.Join(r.top, filepath.FromSlash(e.name))); errors.Is(err, fs.ErrNotExist) {
 				w.out[rel] = blob{hash: e.hash, mode: e.mode}
 			}
 		}
@@ -62,15 +66,18 @@ type diskWalk struct {
 	tracked map[string]blob
 	cache   statCache
 	ignore  *ignoreRules
+	dirs    []*os.File // the directories read, open until their files are looked at
 	files   []diskFile
 	out     map[string]blob
 }
 
 // diskFile is one file of the scan.
 type diskFile struct {
-	abs, rel string
-	blob     blob // mode 0: gone, or neither a file nor a symlink
-	hashed   bool // read and hashed: the index did not vouch for it
+	dir            *os.File // the directory it is in, open
+	name, abs, rel string
+	entry          *cachedEntry // the file's index entry, or nil
+	blob           blob         // mode 0: gone, or neither a file nor a symlink
+	hashed         bool         // read and hashed: the index did not vouch for it
 }
 
 // dir scans the directory abs, rel ("" or ending in "/") below the
@@ -84,8 +91,8 @@ func (w *diskWalk) dir(abs, rel string) error {
 	if err != nil {
 		return err
 	}
+	w.dirs = append(w.dirs, f)
 	entries, err := f.ReadDir(-1)
-	f.Close()
 	if err != nil {
 		return err
 	}
@@ -98,9 +105,7 @@ func (w *diskWalk) dir(abs, rel string) error {
 			}
 			continue
 		}
-		if err := w.file(filepath.Join(abs, d.Name()), name); err != nil {
-			return err
-		}
+		w.file(f, d.Name(), filepath.Join(abs, d.Name()), name)
 	}
 	return nil
 }
@@ -117,16 +122,15 @@ func (w *diskWalk) subdir(abs, rel string) error {
 	return w.dir(abs, rel+"/")
 }
 
-// file lists one file (or symlink) for the scan unless it is untracked
-// and ignored.
-func (w *diskWalk) file(abs, rel string) error {
+// file lists one file (or symlink) in dir for the scan unless it is
+// untracked and ignored.
+func (w *diskWalk) file(dir *os.File, name, abs, rel string) {
 	p := w.r.repoPath(rel)
-	_, inIndex := w.cache.entries[p]
+	e, inIndex := w.cache.find(p)
 	if _, ok := w.tracked[rel]; !ok && !inIndex && (Private(rel) || w.ignore.match(p, false)) {
-		return nil
+		return
 	}
-	w.files = append(w.files, diskFile{abs: abs, rel: rel})
-	return nil
+	w.files = append(w.files, diskFile{dir: dir, name: name, abs: abs, rel: rel, entry: e})
 }
 
 // statWorkers is how many files are looked at in parallel at most, and
@@ -155,14 +159,14 @@ func (w *diskWalk) statFiles() error {
 // look finds a file's blob: from the index when its stat data vouches
 // for it, else by hashing it.
 func (w *diskWalk) look(f *diskFile) error {
-	fi, err := os.Lstat(f.abs)
+	fi, err := lstatAt(f.dir, f.abs, f.name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // gone since the directory was read
 	}
 	if err != nil {
 		return err
 	}
-	b, ok := w.cache.lookup(w.r.repoPath(f.rel), fi)
+	b, ok := w.cache.lookup(f.entry, fi)
 	if !ok {
 		if b, err = hashFile(f.abs, fi); err != nil {
 			return err
