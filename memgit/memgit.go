@@ -1,5 +1,6 @@
-// Package memgit keeps memory in git, with go-git only (no git process is
-// ever started). A memory directory is versioned one of two ways:
+// Package memgit keeps memory in git. It never starts a git process: it
+// reads and writes git's files itself. A memory directory is versioned
+// one of two ways:
 //
 //   - as a repository of its own (`memdir init --git`): every change to
 //     memory becomes one commit;
@@ -8,15 +9,37 @@
 //     current branch, leaving the person's other staged and unstaged
 //     changes exactly as they were.
 //
-// Both ways build the commit the same way: HEAD's tree plus new blobs for
-// the given paths only, writing just the trees along those paths, and then
-// update the index entries of just those paths under git's own index.lock.
-// The cost of a commit follows the paths it records, not the size of the
-// tree (apart from reading and writing the index and the memory
-// directory's own tree object, which git pays too).
+// What it writes by hand, and why: a commit is HEAD's tree plus new blobs
+// for the given paths, with only the trees along those paths rewritten
+// (treesplice.go) and only those paths' index entries replaced
+// (rawindex.go), as bytes spliced into the old ones; loose objects are
+// written with a pooled fast deflater, or uncompressed from 64 KB
+// (objects.go, loose.go). At 10,000 topics that commits in about 11 ms
+// where go-git's Worktree.Add and Commit took about 148 ms and 29 MB, and
+// go-git would also have rewritten the person's staged work. Finding what
+// changed trusts the index's stat data under git's racy-git rules
+// (statcache.go, walk.go), so unchanged files are never read. Refs move
+// under git's lock files, with reflogs (refs.go); the index under
+// index.lock, with a record that lets the next memdir remove a lock a
+// killed one left (indexlock.go).
+//
+// What it takes from go-git: reading refs and objects, loose and packed
+// (storage/filesystem, looking again after a miss, store.go); commit
+// encoding; the version 4 index codec; gitignore matching; the packfile
+// encoder and idx writer, with which a repository of its own is packed as
+// it grows (gc.go, pack.go); the unified diff encoder. canonical finds
+// the git dirs (linked worktrees, separate git dirs, submodules) and reads
+// the config with go-git's decoder, config.worktree included.
+//
+// It refuses rather than risk a repository: a repository format or
+// extension it does not know, a split or sparse index, a detached HEAD, a
+// merge, rebase, cherry-pick or revert in progress, conflicts, a memory
+// path outside a sparse checkout, a lock held by someone else. A shallow
+// clone's boundary commits are roots (shallow.go).
 //
 // Callers hold memdir's sidecar lock around every write, as the store
-// does when it calls its OnChange hook.
+// does when it calls its OnChange hook; packing runs inside a commit,
+// under that lock.
 package memgit
 
 import (

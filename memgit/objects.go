@@ -116,8 +116,8 @@ func writeDeflated(w io.Writer, header string, parts [][]byte) error {
 // compression (see loose.go): a 10,000-entry tree or an index far over
 // its caps is read and rewritten on every commit, and coding it would
 // cost more than the rest of the commit, so that a commit would no longer
-// cost about the same at 100 topics and at 10,000. git gc repacks them,
-// with deltas, anyway.
+// cost about the same at 100 topics and at 10,000. Packing (gc.go, or
+// git gc in a project) compresses them, with deltas.
 const bigObject = 64 << 10
 
 // readObject returns an object's content: read straight from its loose
