@@ -12,26 +12,12 @@ import (
 func BenchmarkCommit(b *testing.B) {
 	for _, n := range []int{10, 10_000} {
 		b.Run(fmt.Sprintf("topics=%d", n), func(b *testing.B) {
-			dir := filepath.Join(b.TempDir(), "memory")
-			var ix strings.Builder
-			for i := range n {
-				name := fmt.Sprintf("project_topic_%05d.md", i)
-				write(b, filepath.Join(dir, name), fmt.Sprintf("---\nname: Topic %d\n---\n\nbody %d\n", i, i))
-				fmt.Fprintf(&ix, "- [Topic %d](%s) — hook %d\n", i, name, i)
-			}
-			write(b, filepath.Join(dir, "MEMORY.md"), ix.String())
-			r, _, err := Init(dir, testOpts)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, _, err := r.CommitAll("init"); err != nil {
-				b.Fatal(err)
-			}
+			dir, ix := benchMemory(b, n)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				write(b, filepath.Join(dir, "user_new.md"), fmt.Sprintf("new %d\n", i))
-				write(b, filepath.Join(dir, "MEMORY.md"), ix.String()+fmt.Sprintf("- [New](user_new.md) — %d\n", i))
+				write(b, filepath.Join(dir, "MEMORY.md"), ix+fmt.Sprintf("- [New](user_new.md) — %d\n", i))
 				b.StartTimer()
 				// Open afresh, as every memdir process does.
 				r, err := Open(dir, testOpts)
