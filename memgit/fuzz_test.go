@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -181,6 +182,11 @@ func FuzzParseIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		sum := sha1.Sum(body)
 		data := append(slices.Clone(body), sum[:]...)
+		var c statCache
+		c.fromRaw(data, "")
+		if n := binary.BigEndian.Uint32(data[8:12]); len(data) >= 12 && len(c.entries) > int(n) {
+			t.Fatalf("stat cache has %d entries of an index of %d", len(c.entries), n)
+		}
 		ix, err := parseIndex(data, []string{"MEMORY.md"}, indexStamp{})
 		if err != nil {
 			return
@@ -211,4 +217,29 @@ func TestTreeOrder(t *testing.T) {
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(refEntry{})); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}
+}
+
+// FuzzStateRecords: memgit's small state files (the index.lock record,
+// the packing state) and its temporary file names parse or are refused
+// without panicking, and what parses is written back the same.
+func FuzzStateRecords(f *testing.F) {
+	f.Add(formatOwner(lockOwner{proc: process{pid: 42, start: "1234"}, file: fileID{dev: 2049, ino: 77}}))
+	f.Add(formatOwner(lockOwner{proc: process{pid: 42}, file: fileID{ino: 1}}))
+	f.Add(formatPackState(packState{loose: 1 << 20, last: time.Unix(1795341845, 0), reused: 3}))
+	f.Add("tmp_obj_memdir_42_1234_abc")
+	f.Add("pid -1\nstart x\ndev 0\nino 0\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		if o, ok := parseOwner(data); ok {
+			if again, ok := parseOwner(formatOwner(o)); !ok || again != o {
+				t.Fatalf("lock record %+v reads back as %+v, %v", o, again, ok)
+			}
+		}
+		st := parsePackState(data)
+		if again := parsePackState(formatPackState(st)); again != st {
+			t.Fatalf("pack state %+v reads back as %+v", st, again)
+		}
+		if p, ok := tempWriter(data); ok && p.pid <= 0 {
+			t.Fatalf("tempWriter(%q) = %+v", data, p)
+		}
+	})
 }

@@ -68,23 +68,35 @@ func (r *Repo) readPackState() packState {
 	if err != nil {
 		return packState{}
 	}
+	return parsePackState(string(data))
+}
+
+func (r *Repo) writePackState(st packState) error {
+	return writeSmallFile(filepath.Join(r.common, packStateFile), formatPackState(st))
+}
+
+// formatPackState is the state file's text.
+func formatPackState(st packState) string {
+	var last int64
+	if !st.last.IsZero() {
+		last = st.last.Unix()
+	}
+	return fmt.Sprintf("loose %d\nlast %d\nreused %d\n", st.loose, last, st.reused)
+}
+
+// parsePackState reads the state file; anything else is the zero state
+// (which at worst packs early).
+func parsePackState(data string) packState {
 	var st packState
 	var last int64
-	if _, err := fmt.Sscanf(string(data), "loose %d\nlast %d\nreused %d\n", &st.loose, &last, &st.reused); err != nil {
+	if _, err := fmt.Sscanf(data, "loose %d\nlast %d\nreused %d\n", &st.loose, &last, &st.reused); err != nil ||
+		st.loose < 0 || last < 0 || st.reused < 0 {
 		return packState{}
 	}
 	if last > 0 {
 		st.last = time.Unix(last, 0)
 	}
 	return st
-}
-
-func (r *Repo) writePackState(st packState) error {
-	var last int64
-	if !st.last.IsZero() {
-		last = st.last.Unix()
-	}
-	return writeSmallFile(filepath.Join(r.common, packStateFile), fmt.Sprintf("loose %d\nlast %d\nreused %d\n", st.loose, last, st.reused))
 }
 
 // maybePack adds written to the tally of loose bytes and packs when the

@@ -141,11 +141,7 @@ type lockOwner struct {
 
 // writeOwner writes the record, never seen half written.
 func writeOwner(name string, o lockOwner) error {
-	start := o.proc.start
-	if start == "" {
-		start = "-"
-	}
-	return writeSmallFile(name, fmt.Sprintf("pid %d\nstart %s\ndev %d\nino %d\n", o.proc.pid, start, o.file.dev, o.file.ino))
+	return writeSmallFile(name, formatOwner(o))
 }
 
 // readOwner reads a record writeOwner wrote.
@@ -154,10 +150,32 @@ func readOwner(name string) (lockOwner, error) {
 	if err != nil {
 		return lockOwner{}, err
 	}
-	var o lockOwner
-	n, err := fmt.Sscanf(string(data), "pid %d\nstart %s\ndev %d\nino %d\n", &o.proc.pid, &o.proc.start, &o.file.dev, &o.file.ino)
-	if err != nil || n != 4 || o.proc.pid <= 0 || o.file == (fileID{}) {
+	o, ok := parseOwner(string(data))
+	if !ok {
 		return lockOwner{}, fmt.Errorf("%s: not a lock record", name)
 	}
 	return o, nil
+}
+
+// formatOwner is a lock record's text; an unknown start time is "-".
+func formatOwner(o lockOwner) string {
+	start := o.proc.start
+	if start == "" {
+		start = "-"
+	}
+	return fmt.Sprintf("pid %d\nstart %s\ndev %d\nino %d\n", o.proc.pid, start, o.file.dev, o.file.ino)
+}
+
+// parseOwner reads a lock record; one that names no process or no file
+// is not one.
+func parseOwner(data string) (lockOwner, bool) {
+	var o lockOwner
+	n, err := fmt.Sscanf(data, "pid %d\nstart %s\ndev %d\nino %d\n", &o.proc.pid, &o.proc.start, &o.file.dev, &o.file.ino)
+	if err != nil || n != 4 || o.proc.pid <= 0 || o.file == (fileID{}) {
+		return lockOwner{}, false
+	}
+	if o.proc.start == "-" {
+		o.proc.start = ""
+	}
+	return o, true
 }

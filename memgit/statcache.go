@@ -147,9 +147,12 @@ func (r *Repo) readStatCache() statCache {
 
 // fromRaw reads the entries of a version 2 or 3 index.
 func (c *statCache) fromRaw(data []byte, prefix string) {
+	if len(data) < 12+20 {
+		return
+	}
 	body := data[:len(data)-20]
 	count := int(binary.BigEndian.Uint32(data[8:12]))
-	c.entries = make([]cachedEntry, 0, count)
+	c.entries = make([]cachedEntry, 0, min(count, len(body)/entryFixed)) // the count is the file's word
 	for i, off := 0, 12; i < count; i++ {
 		name, stage, n, err := nextIndexEntry(body[off:])
 		if err != nil {
