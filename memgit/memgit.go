@@ -55,6 +55,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/canonical"
 )
 
@@ -212,7 +213,7 @@ func EnsureIgnore(memDir string) (bool, error) {
 	if _, err := os.Lstat(p); err == nil {
 		return false, nil
 	}
-	if err := os.WriteFile(p, []byte(Ignore), 0o644); err != nil {
+	if err := atomicfile.WriteFile(p, []byte(Ignore), 0o644); err != nil {
 		return false, fmt.Errorf("write %s: %w", p, err)
 	}
 	return true, nil
