@@ -44,8 +44,8 @@ import (
 // Packing thresholds: see above.
 const (
 	looseFloor      = 64 << 10
-	looseCeiling    = 64 << 20
-	looseShare      = 4 // pack once loose bytes reach 1/looseShare of the packs
+	looseCeiling    = 16 << 20 // at 10,000 topics, about 9 commits; packing them took 1.7 s and 120 MB
+	looseShare      = 4        // pack once loose bytes reach 1/looseShare of the packs
 	packInterval    = time.Hour
 	gcAutoLimit     = 6700 // git's gc.auto default
 	maxReused       = 50   // packs reusing deltas before one searches afresh
