@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // hashedFiles scans the memory directory and lists the files it had to
@@ -185,4 +187,10 @@ func fmtErr(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+func TestEmptyBlobHash(t *testing.T) {
+	if got := plumbing.ComputeHash(plumbing.BlobObject, nil); got != emptyBlob {
+		t.Errorf("emptyBlob = %s, want %s", emptyBlob, got)
+	}
 }

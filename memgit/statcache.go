@@ -89,7 +89,7 @@ func (c statCache) find(p string) (*cachedEntry, bool) {
 
 // emptyBlob is the hash of the empty blob, the only content a smudged
 // (size 0) entry can be trusted to hold.
-var emptyBlob = plumbing.ComputeHash(plumbing.BlobObject, nil)
+var emptyBlob = plumbing.NewHash("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391")
 
 // lookup returns the blob of a file whose index entry is e (nil: none)
 // and whose lstat is fi, when the index proves it unchanged.

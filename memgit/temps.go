@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -21,20 +22,21 @@ import (
 // removed without proof that its writer is gone.
 const tempMaxAge = 24 * time.Hour
 
-// tempTag is this process's part of a temporary file's name.
-var tempTag = func() string {
+// tempTag is this process's part of a temporary file's name, worked out
+// on first use (reading /proc at start-up would cost every command).
+var tempTag = sync.OnceValue(func() string {
 	p := self()
 	start := p.start
 	if start == "" {
 		start = "0"
 	}
 	return "memdir_" + strconv.Itoa(p.pid) + "_" + start + "_"
-}()
+})
 
 // createTemp creates a temporary file in dir named prefix, this
 // process's tag and a random part.
 func createTemp(dir, prefix string) (*os.File, error) {
-	return os.CreateTemp(dir, prefix+tempTag)
+	return os.CreateTemp(dir, prefix+tempTag())
 }
 
 // cleanTemps removes the temporary files memdir processes that are gone
