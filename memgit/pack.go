@@ -196,21 +196,10 @@ func (r *Repo) writePack(hashes []plumbing.Hash, reuse bool) (string, error) {
 	return name, nil
 }
 
-// writeIndex indexes a written pack with go-git's parser and idxfile
-// writer into a synced temporary file, and returns its name.
+// writeIndex indexes a written pack (indexPack) into a synced
+// temporary file, and returns its name.
 func (r *Repo) writeIndex(pack *os.File) (string, error) {
-	if _, err := pack.Seek(0, 0); err != nil {
-		return "", err
-	}
-	w := new(idxfile.Writer)
-	p, err := packfile.NewParser(packfile.NewScanner(pack), w)
-	if err != nil {
-		return "", fmt.Errorf("index pack: %w", err)
-	}
-	if _, err := p.Parse(); err != nil {
-		return "", fmt.Errorf("index pack: %w", err)
-	}
-	idx, err := w.Index()
+	idx, err := indexPack(pack)
 	if err != nil {
 		return "", fmt.Errorf("index pack: %w", err)
 	}
