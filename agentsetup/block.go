@@ -61,6 +61,8 @@ func (f fence) put(path, src, block string) (string, error) {
 	switch {
 	case src == "":
 		return block, nil
+	case strings.HasSuffix(src, "\r"):
+		src += "\n" // completes a CRLF line ending, as lineEnding assumed
 	case !strings.HasSuffix(src, "\n"):
 		src += nl
 	}
@@ -76,8 +78,8 @@ func (f fence) remove(path, src string) (string, bool, error) {
 	}
 	before := src[:start]
 	nl := lineEnding(src)
-	if strings.HasSuffix(before, nl+nl) {
-		before = before[:len(before)-len(nl)]
+	if rest, ok := strings.CutSuffix(before, nl); ok && strings.HasSuffix(rest, "\n") {
+		before = rest
 	}
 	return before + src[end:], true, nil
 }

@@ -202,7 +202,7 @@ func (d *jsonDoc) removeItem(c *node, i int) error {
 
 // lineEnding is "\r\n" for a file that uses CRLF, else "\n".
 func lineEnding(src string) string {
-	if strings.Contains(src, "\r\n") {
+	if strings.Contains(src, "\r\n") || strings.HasSuffix(src, "\r") {
 		return "\r\n"
 	}
 	return "\n"
