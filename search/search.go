@@ -20,12 +20,22 @@ const (
 // search and rebuilt whenever it is missing or damaged. Many processes may
 // use one index at once.
 type Index struct {
-	dir *memdir.Dir
+	dir    *memdir.Dir
+	mapped bool
 }
 
 // Open returns the index of a memory directory. Nothing is read until it
 // is used.
 func Open(d *memdir.Dir) *Index { return &Index{dir: d} }
+
+// MapFiles makes the index map its files into memory instead of reading
+// them, for a process that searches a few times and exits: the mappings
+// stay until the process ends. A file truncated under a search is read
+// again, not a crash.
+func (ix *Index) MapFiles() *Index {
+	ix.mapped = true
+	return ix
+}
 
 func (ix *Index) now() time.Time {
 	if ix.dir.Now != nil {
@@ -92,6 +102,19 @@ type Hit struct {
 // makes a search fail (it is rebuilt from the files when it must be).
 // The hits count as recalled unless q.NoRecall is set.
 func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
+	if !ix.mapped {
+		return ix.search(ctx, q)
+	}
+	var hits []Hit
+	var err error
+	if faultGuard(func() { hits, err = ix.search(ctx, q) }) {
+		ix.mapped = false // an index file shrank under this search: read it
+		return ix.search(ctx, q)
+	}
+	return hits, err
+}
+
+func (ix *Index) search(ctx context.Context, q Query) ([]Hit, error) {
 	pq, err := parseQuery(q.Text)
 	if err != nil {
 		return nil, err

@@ -220,7 +220,7 @@ func onDiskID(p string) uint64 {
 
 // load reads an index file; nil when it is missing or damaged.
 func (ix *Index) load(name string) *segment {
-	data, err := os.ReadFile(filepath.Join(ix.dir.Path, filepath.FromSlash(StateDir), name))
+	data, err := readIndexFile(filepath.Join(ix.dir.Path, filepath.FromSlash(StateDir), name), ix.mapped)
 	if err != nil {
 		return nil
 	}

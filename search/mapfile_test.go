@@ -1,0 +1,53 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestMappedSearch checks that a mapped index answers as a read one does,
+// and that an index file truncated while mapped is a fault the guard
+// catches, not a crash.
+func TestMappedSearch(t *testing.T) {
+	d := newDir(t, map[string]string{
+		"project_deploy.md": topicFile("project", "Deploy", "How we deploy", "Deploys go through the canary."),
+		"user_role.md":      topicFile("user", "Role", "Who the user is", "A data engineer."),
+	})
+	q := Query{Text: "canary"}
+	want := files(t, Open(d), q)
+	if got := files(t, Open(d).MapFiles(), q); !cmp.Equal(got, want) || len(got) != 1 {
+		t.Fatalf("mapped search = %v, read search = %v", got, want)
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	base := filepath.Join(d.Path, filepath.FromSlash(StateDir), baseFile)
+	data, ok := mapFile(base)
+	if !ok {
+		t.Fatal("mapFile could not map the index")
+	}
+	if err := os.Truncate(base, 0); err != nil {
+		t.Fatal(err)
+	}
+	var sum byte
+	if !faultGuard(func() { sum += data[len(data)-1] }) {
+		t.Fatal("reading a page the truncated file lost did not fault")
+	}
+	if got := files(t, Open(d).MapFiles(), q); !cmp.Equal(got, want) {
+		t.Fatalf("search over a truncated index = %v, want %v", got, want)
+	}
+}
+
+func TestFaultGuardPassesOtherPanics(t *testing.T) {
+	defer func() {
+		if r := recover(); r != "boom" {
+			t.Fatalf("recovered %v, want the panic to go on", r)
+		}
+	}()
+	faultGuard(func() { panic("boom") })
+	t.Fatal("faultGuard swallowed a panic that is not a fault")
+}
