@@ -41,12 +41,15 @@ const (
 
 // AddResult says what an add did and what the index now looks like.
 type AddResult struct {
-	Action    Action         `json:"action"`
-	File      string         `json:"file,omitempty"`    // topic file (live mode)
-	Log       string         `json:"log,omitempty"`     // daily log (log mode)
-	MatchedBy string         `json:"matched,omitempty"` // "name" or "similar" when an existing topic was updated
-	Pressure  index.Pressure `json:"-"`
-	Warning   string         `json:"warning,omitempty"` // index pressure message, if any
+	Action       Action         `json:"action"`
+	File         string         `json:"file,omitempty"`    // topic file (live mode)
+	Log          string         `json:"log,omitempty"`     // daily log (log mode)
+	MatchedBy    string         `json:"matched,omitempty"` // "name" or "similar" when an existing topic was updated
+	Type         typesx.Type    `json:"type"`
+	Name         string         `json:"name"`          // the topic's own name (a similar topic keeps it); the entry's title in log mode
+	IndexUpdated bool           `json:"index_updated"` // MEMORY.md or an overflow index was rewritten (never in log mode)
+	Pressure     index.Pressure `json:"-"`
+	Warning      string         `json:"warning,omitempty"` // index pressure message, if any
 }
 
 // Body renders the text of a memory with its optional why and how lines.

@@ -58,7 +58,8 @@ func (d *Dir) addLive(req AddRequest) (AddResult, error) {
 	if err != nil {
 		return AddResult{}, err
 	}
-	if res.Action == Unchanged && !wrote.index && wrote.overflow == "" {
+	res.IndexUpdated = wrote.index || wrote.overflow != ""
+	if res.Action == Unchanged && !res.IndexUpdated {
 		return res, nil
 	}
 	verb := map[Action]string{Created: "add", Updated: "update", Unchanged: "reindex"}[res.Action]
@@ -100,7 +101,7 @@ func (d *Dir) addOnce(req AddRequest) (AddResult, addWrites, error) {
 	if len(t.Body) > MaxBodyBytes {
 		return AddResult{}, w, &InputError{Msg: fmt.Sprintf("%s would grow to %d bytes, over the %d-byte limit for one topic: pass --new for a separate topic, or trim it with `memdir edit`", t.File, len(t.Body), MaxBodyBytes)}
 	}
-	res.File = t.File
+	res.File, res.Type, res.Name = t.File, t.Type, t.Name
 	if res.Action != Unchanged {
 		if err := d.writeTopic(t, st); err != nil {
 			return AddResult{}, w, err

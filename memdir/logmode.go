@@ -23,5 +23,5 @@ func (d *Dir) appendLog(req AddRequest) (AddResult, error) {
 		return AddResult{}, writeErr(d.Path, err)
 	}
 	rel := d.rel(path)
-	return AddResult{Action: Logged, Log: rel}, d.Changed(Change{Paths: []string{rel}, Message: "log " + req.Type.String() + " " + req.Name})
+	return AddResult{Action: Logged, Log: rel, Type: req.Type, Name: req.Name}, d.Changed(Change{Paths: []string{rel}, Message: "log " + req.Type.String() + " " + req.Name})
 }

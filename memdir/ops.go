@@ -87,80 +87,98 @@ func (d *Dir) findByName(files []string, name string) []string {
 // listed, and when the file cannot be removed, the line comes back. The
 // removal and the index update succeed or fail together.
 func (d *Dir) Remove(file string) error {
+	_, err := d.RemoveTopic(file)
+	return err
+}
+
+// Removed says what a removal did.
+type Removed struct {
+	File string
+	// IndexUpdated is true when MEMORY.md or an overflow index lost the
+	// topic's line (false for a topic that was not listed).
+	IndexUpdated bool
+}
+
+// RemoveTopic is Remove, saying whether an index line went.
+func (d *Dir) RemoveTopic(file string) (Removed, error) {
+	res := Removed{File: file}
 	lk, err := d.lock("rm")
 	if err != nil {
-		return err
+		return res, err
 	}
 	defer lk.Release()
 	var over []string
 	err = retry(func() error {
 		var err error
-		over, err = d.removeOnce(file)
+		over, res.IndexUpdated, err = d.removeOnce(file)
 		return err
 	})
 	if err != nil {
-		return err
+		return res, err
 	}
-	return d.Changed(Change{Paths: append([]string{file, IndexFile}, over...), Message: "rm " + file})
+	res.IndexUpdated = res.IndexUpdated || len(over) > 0
+	return res, d.Changed(Change{Paths: append([]string{file, IndexFile}, over...), Message: "rm " + file})
 }
 
 // removeOnce is one attempt of Remove; it returns the overflow indexes it
-// rewrote.
-func (d *Dir) removeOnce(file string) ([]string, error) {
+// rewrote and whether MEMORY.md changed.
+func (d *Dir) removeOnce(file string) ([]string, bool, error) {
 	ix, old, err := d.loadIndex()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	drops, err := d.dropEntry(ix, file)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	if _, err = d.writeIndex(ix, old); err != nil {
+	data, err := d.writeIndex(ix, old)
+	if err != nil {
 		d.undoDrops(drops)
-		return nil, err
+		return nil, false, err
 	}
+	ixChanged := string(data) != string(old.data)
 	if err := os.Remove(filepath.Join(d.Path, file)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		d.undoDrops(append(drops, droppedFrom{name: IndexFile, old: old.data}))
-		return nil, writeErr(d.Path, fmt.Errorf("remove %s: %w", file, err))
+		return nil, false, writeErr(d.Path, fmt.Errorf("remove %s: %w", file, err))
 	}
 	if err := atomicfile.SyncDir(d.Path); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var names []string
 	for _, dr := range drops {
 		names = append(names, dr.name)
 	}
-	return names, nil
+	return names, ixChanged, nil
 }
 
 // Replace validates new content for a topic file (after an edit), writes
 // it with a fresh modified stamp when the content changed, and brings its
-// index line in step. It returns the parsed topic.
+// index line in step, and says what it wrote.
 //
 // base, when not nil, is the content the new one was made from (the copy
 // an editor opened): if the file no longer holds it, another process
 // changed or removed the topic meanwhile, and Replace refuses rather than
 // lose that change.
-func (d *Dir) Replace(file string, base, data []byte) (*Topic, bool, error) {
+func (d *Dir) Replace(file string, base, data []byte) (Replaced, error) {
 	t, err := ParseTopic(file, data)
 	if err != nil {
-		return nil, false, &InputError{Msg: err.Error(), Err: err}
+		return Replaced{}, &InputError{Msg: err.Error(), Err: err}
 	}
 	if err := validateTopic(t); err != nil {
-		return nil, false, err
+		return Replaced{}, err
 	}
 	lk, err := d.lock("edit")
 	if err != nil {
-		return nil, false, err
+		return Replaced{}, err
 	}
 	defer lk.Release()
 	old, st, readErr := atomicfile.ReadStamped(d.Path, file)
 	if readErr != nil && !errors.Is(readErr, fs.ErrNotExist) {
-		return nil, false, readErr
+		return Replaced{}, readErr
 	}
 	conflict := &InputError{Msg: fmt.Sprintf("%s was changed or removed by someone else while you edited it", file), Err: ErrConflict}
 	if base != nil && (readErr != nil || string(old) != string(base)) {
-		return nil, false, conflict
+		return Replaced{}, conflict
 	}
 	changed := string(old) != string(data)
 	if changed {
@@ -169,9 +187,9 @@ func (d *Dir) Replace(file string, base, data []byte) (*Topic, bool, error) {
 			t.Created = t.Modified
 		}
 		if err := d.writeTopic(t, st); errors.Is(err, atomicfile.ErrChanged) {
-			return nil, false, conflict
+			return Replaced{}, conflict
 		} else if err != nil {
-			return nil, false, err
+			return Replaced{}, err
 		}
 	}
 	var over string
@@ -189,16 +207,27 @@ func (d *Dir) Replace(file string, base, data []byte) (*Topic, bool, error) {
 		return err
 	})
 	if err != nil {
-		return nil, false, err
+		return Replaced{}, err
 	}
-	if changed || ixChanged || over != "" {
+	res := Replaced{Topic: t, Changed: changed, IndexUpdated: ixChanged || over != ""}
+	if changed || res.IndexUpdated {
 		paths := []string{file, IndexFile}
 		if over != "" {
 			paths = append(paths, over)
 		}
 		err = d.Changed(Change{Paths: paths, Message: "edit " + file})
 	}
-	return t, changed, err
+	return res, err
+}
+
+// Replaced says what Replace did.
+type Replaced struct {
+	Topic *Topic // the topic as written
+	// Changed is true when the topic file's content changed.
+	Changed bool
+	// IndexUpdated is true when the topic's line in MEMORY.md or an
+	// overflow index was rewritten.
+	IndexUpdated bool
 }
 
 // metas reads every topic for the index operations; private topics stay

@@ -170,7 +170,7 @@ func TestHandEditsNeverLost(t *testing.T) {
 		base, _ := os.ReadFile(filepath.Join(d.Path, file))
 		edited := strings.Replace(string(base), "description: Integration", "description: All integration", 1)
 		editAt(t, d, IndexFile, "- a note a person wrote\n", 1)
-		if _, _, err := d.Replace(file, base, []byte(edited)); err != nil {
+		if _, err := d.Replace(file, base, []byte(edited)); err != nil {
 			t.Fatal(err)
 		}
 		mustContain(t, filepath.Join(d.Path, IndexFile), "a note a person wrote")

@@ -67,8 +67,7 @@ func runCommit(a *app, opts commitOptions) error {
 		return err
 	}
 	if changes.Empty() {
-		fmt.Fprintln(a.out, "nothing to commit: memory is as HEAD has it")
-		return nil
+		return a.nothingToCommit()
 	}
 	msg := opts.message
 	if msg == "" {
@@ -79,9 +78,21 @@ func runCommit(a *app, opts commitOptions) error {
 		return err
 	}
 	if !res.Committed() {
-		fmt.Fprintln(a.out, "nothing to commit: memory is as HEAD has it")
-		return nil
+		return a.nothingToCommit()
 	}
-	fmt.Fprintf(a.out, "committed %d memory files to %s (%s): %s\n", len(res.Paths), res.Branch, res.Hash.String()[:7], msg)
+	hash := res.Hash.String()
+	if a.json {
+		return a.writeJSON(commitJSON{Committed: true, Files: res.Paths, Branch: res.Branch, Hash: hash, Short: hash[:7], Message: msg})
+	}
+	fmt.Fprintf(a.out, "committed %d memory files to %s (%s): %s\n", len(res.Paths), res.Branch, hash[:7], msg)
+	return nil
+}
+
+// nothingToCommit says that memory is as HEAD has it.
+func (a *app) nothingToCommit() error {
+	if a.json {
+		return a.writeJSON(commitJSON{Files: []string{}})
+	}
+	fmt.Fprintln(a.out, "nothing to commit: memory is as HEAD has it")
 	return nil
 }

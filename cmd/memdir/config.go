@@ -166,6 +166,9 @@ func runConfigSet(a *app, scope, key, value string) error {
 	if err := settings.Set(path, key, value); err != nil {
 		return err
 	}
+	if a.json {
+		return a.writeJSON(settingJSON{Key: key, Value: value, Layer: layer.String(), File: path})
+	}
 	fmt.Fprintf(a.out, "set %s in %s\n", key, path)
 	return nil
 }

@@ -80,6 +80,9 @@ type service struct {
 
 func runDaemon(a *app, opts daemonOptions) error {
 	longRunning()
+	if a.json {
+		return usagef("daemon logs lines on standard error as it runs; --json does not apply")
+	}
 	if opts.minHours < 0 {
 		return usagef("--min-hours must be 0 or more")
 	}

@@ -65,13 +65,18 @@ func runEdit(a *app, opts editOptions, ref string) error {
 	}
 	if bytes.Equal(edited, orig) {
 		dropDraft(draft)
+		if a.json {
+			r := memdir.Replaced{}
+			r.Topic, _ = memdir.ParseTopic(file, orig)
+			return a.writeJSON(topicWrite("unchanged", file, r))
+		}
 		fmt.Fprintf(a.out, "unchanged %s\n", file)
 		return nil
 	}
 	if found := secrets.Scan(string(edited)); len(found) > 0 && !opts.allowSecret {
 		return usagef("%s:%d: looks like a %s: secrets never go into memory; nothing was changed and your copy is kept at %s", file, found[0].Line, found[0].Kind, draft)
 	}
-	_, _, err = ws.dir.Replace(file, orig, edited)
+	res, err := ws.dir.Replace(file, orig, edited)
 	a.reportRecovery(ws.dir)
 	if err != nil {
 		if memdir.IsInput(err) {
@@ -80,6 +85,9 @@ func runEdit(a *app, opts editOptions, ref string) error {
 		return err
 	}
 	dropDraft(draft)
+	if a.json {
+		return a.writeJSON(topicWrite("updated", file, res))
+	}
 	fmt.Fprintf(a.out, "updated %s\n", file)
 	return nil
 }
@@ -103,6 +111,9 @@ func (a *app) runEditor(path string) error {
 	}
 	cmd := exec.Command("sh", "-c", editor+` "$1"`, "sh", path)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.in, a.out, a.errw
+	if a.json {
+		cmd.Stdout = a.errw // standard output carries the one JSON result
+	}
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("editor %q: %w", editor, err)
 	}

@@ -58,27 +58,37 @@ func (a *app) gitInitCheck(ws *workspace) error {
 }
 
 // gitInit makes the memory directory its own repository and commits what
-// is there, under the lock. It returns a line for the person.
-func (a *app) gitInit(ws *workspace) (string, error) {
+// is there, under the lock, and says what it did.
+func (a *app) gitInit(ws *workspace) (*gitInitJSON, error) {
 	lk, err := ws.dir.Lock("init --git")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer lk.Release()
 	r, created, err := memgit.Init(ws.loc.Dir, a.gitOptions())
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	res, changes, err := r.CommitAll("init")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
+	g := &gitInitJSON{Created: created, Files: []string{}}
+	if res.Committed() {
+		g.Files, g.Hash = changes.Paths(), res.Hash.String()
+		g.Short = g.Hash[:7]
+	}
+	return g, nil
+}
+
+// line says what init --git did, for the person.
+func (g *gitInitJSON) line() string {
 	verb := "already a git repository"
-	if created {
+	if g.Created {
 		verb = "git repository initialized"
 	}
-	if res.Committed() {
-		return fmt.Sprintf("%s; committed %d files (%s)", verb, len(changes.Paths()), res.Hash.String()[:7]), nil
+	if g.Hash != "" {
+		return fmt.Sprintf("%s; committed %d files (%s)", verb, len(g.Files), g.Short)
 	}
-	return verb, nil
+	return verb
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/memdir"
 )
 
 type indexOptions struct {
@@ -85,28 +86,7 @@ func runIndex(a *app, opts indexOptions) error {
 		}
 		return a.report(findings)
 	case opts.rebuild, opts.fit:
-		op, verb := d.Rebuild, "rebuilt"
-		if opts.fit {
-			op, verb = d.Fit, "fitted"
-		}
-		problems, err := op()
-		a.reportRecovery(d)
-		if err != nil {
-			return err
-		}
-		for _, p := range problems {
-			a.warn("left out %s", p)
-		}
-		data, err := d.IndexBytes()
-		if err != nil {
-			return err
-		}
-		p := index.Measure(data, index.DefaultCaps)
-		fmt.Fprintf(a.out, "%s MEMORY.md: %d lines, %d characters\n", verb, p.Lines, p.Bytes)
-		if msg := p.Message(); msg != "" {
-			a.warn("%s", msg)
-		}
-		return nil
+		return a.rewriteIndex(d, opts.fit)
 	}
 	data, err := d.IndexBytes()
 	if err != nil {
@@ -124,6 +104,40 @@ func runIndex(a *app, opts indexOptions) error {
 		return nil
 	}
 	_, err = fmt.Fprint(a.out, v.Text+"\n")
+	return err
+}
+
+// rewriteIndex runs index --rebuild, or --fit, and says what MEMORY.md
+// is now.
+func (a *app) rewriteIndex(d *memdir.Dir, fit bool) error {
+	op, verb := d.Rebuild, "rebuilt"
+	if fit {
+		op, verb = d.Fit, "fitted"
+	}
+	problems, err := op()
+	a.reportRecovery(d)
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		a.warn("left out %s", p)
+	}
+	data, err := d.IndexBytes()
+	if err != nil {
+		return err
+	}
+	p := index.Measure(data, index.DefaultCaps)
+	if a.json {
+		if problems == nil {
+			problems = []memdir.Problem{}
+		}
+		err = a.writeJSON(indexWriteJSON{Action: verb, Lines: p.Lines, Bytes: p.Bytes, Warning: p.Message(), LeftOut: problems})
+	} else {
+		fmt.Fprintf(a.out, "%s MEMORY.md: %d lines, %d characters\n", verb, p.Lines, p.Bytes)
+	}
+	if msg := p.Message(); msg != "" {
+		a.warn("%s", msg)
+	}
 	return err
 }
 

@@ -67,17 +67,25 @@ func runInit(a *app, opts initOptions) error {
 		}
 		ws.dir.Mode = mode
 	}
-	verb := "initialized"
-	if !created {
-		verb = "already initialized"
+	out := initJSON{Dir: ws.loc.Dir, Created: created, Mode: string(ws.dir.Mode)}
+	if !a.json {
+		// The directory is there whatever git says next.
+		verb := "initialized"
+		if !created {
+			verb = "already initialized"
+		}
+		fmt.Fprintf(a.out, "%s %s (mode %s)\n", verb, ws.loc.Dir, ws.dir.Mode)
 	}
-	fmt.Fprintf(a.out, "%s %s (mode %s)\n", verb, ws.loc.Dir, ws.dir.Mode)
 	if opts.git {
-		line, err := a.gitInit(ws)
-		if err != nil {
+		if out.Git, err = a.gitInit(ws); err != nil {
 			return err
 		}
-		fmt.Fprintln(a.out, line)
+	}
+	if a.json {
+		return a.writeJSON(out)
+	}
+	if out.Git != nil {
+		fmt.Fprintln(a.out, out.Git.line())
 	}
 	return nil
 }

@@ -136,6 +136,9 @@ func runInstructionsAdd(a *app, opts instructionsAddOptions, text string) error 
 	if err := instructions.Add(path, opts.section, text); err != nil {
 		return err
 	}
+	if a.json {
+		return a.writeJSON(instructionsAddJSON{Path: path, Section: opts.section, Text: text})
+	}
 	fmt.Fprintf(a.out, "added to %s\n", path)
 	return nil
 }

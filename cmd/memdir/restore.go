@@ -70,11 +70,16 @@ func runRestore(a *app, opts restoreOptions, ref string) error {
 			return hook(c)
 		}
 	}
-	_, changed, err := ws.dir.Replace(file, nil, data)
+	res, err := ws.dir.Replace(file, nil, data)
 	if err != nil {
 		return err
 	}
-	if !changed {
+	if a.json {
+		out := topicWrite(map[bool]string{false: "unchanged", true: "restored"}[res.Changed], file, res)
+		out.From = &at
+		return a.writeJSON(out)
+	}
+	if !res.Changed {
 		fmt.Fprintf(a.out, "unchanged %s (already as at %s)\n", file, at.Short)
 		return nil
 	}

@@ -26,10 +26,13 @@ func runRm(a *app, ref string) error {
 		return err
 	}
 	ws.dir.Fault = a.crashHook()
-	err = ws.dir.Remove(file)
+	res, err := ws.dir.RemoveTopic(file)
 	a.reportRecovery(ws.dir)
 	if err != nil {
 		return err
+	}
+	if a.json {
+		return a.writeJSON(rmJSON{Removed: res.File, IndexUpdated: res.IndexUpdated})
 	}
 	fmt.Fprintf(a.out, "removed %s\n", file)
 	return nil

@@ -65,7 +65,7 @@ Examples:
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.dirFlag, "dir", "", "memory directory to use (overrides MEMDIR_DIR and the dir setting)")
 	pf.StringVar(&a.cwdFlag, "cwd", "", "act as if memdir was started in this directory")
-	pf.BoolVar(&a.json, "json", false, "print JSON (read commands)")
+	pf.BoolVar(&a.json, "json", false, "print the result as JSON (commands with no result to print refuse it)")
 	root.AddCommand(
 		newPathCmd(a),
 		newInitCmd(a),

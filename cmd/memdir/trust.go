@@ -51,6 +51,7 @@ type trustJSON struct {
 	File    string             `json:"file"`
 	SHA256  string             `json:"sha256,omitempty"`
 	Trusted bool               `json:"trusted"`
+	Revoked bool               `json:"revoked,omitempty"` // a revoke removed a trust record
 	Honours []settings.Ignored `json:"honours,omitempty"`
 }
 
@@ -74,7 +75,7 @@ func runTrust(a *app, opts trustOptions) error {
 			return err
 		}
 		if a.json {
-			return a.writeJSON(trustJSON{Root: repo.Root, File: file})
+			return a.writeJSON(trustJSON{Root: repo.Root, File: file, Revoked: found})
 		}
 		if !found {
 			fmt.Fprintf(a.out, "%s was not trusted\n", repo.Root)
