@@ -49,7 +49,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in search
 	if q.Until, err = day("until", in.Until, p.Dir); err != nil {
 		return nil, out, err
 	}
-	hits, err := search.Open(p.Dir).Search(ctx, q)
+	hits, err := s.index(p.Dir).Search(ctx, q)
 	if err != nil {
 		return nil, out, err
 	}

@@ -31,6 +31,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/search"
 )
 
 // Project is what the tools work on: a memory directory opened the way the
@@ -84,6 +85,8 @@ type Server struct {
 	rootsGen  int    // bumped by every roots/list_changed
 	rootsSeen bool   // root holds the roots listed since the last change
 	root      string // the first file:// root's directory, "" for none
+
+	live map[string]*search.Live // each memory directory's watched index
 }
 
 // New builds a server with every tool and resource registered.
@@ -117,6 +120,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	w := &syncWriter{w: out, flight: fl}
 	t := &mcp.IOTransport{Reader: newLineFilter(in, w, fl), Writer: w, MaxLineLength: -1}
 	err := s.mcp.Run(ctx, t)
+	s.closeIndexes()
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
@@ -130,4 +134,29 @@ func (s *Server) project(ctx context.Context, ss *mcp.ServerSession) (*Project, 
 		cwd = s.rootDir(ctx, ss)
 	}
 	return s.opts.Open(cwd)
+}
+
+// index returns the watched search index of a memory directory, kept for
+// the session: searches after no change answer from memory.
+func (s *Server) index(d *memdir.Dir) *search.Live {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.live == nil {
+		s.live = map[string]*search.Live{}
+	}
+	l := s.live[d.Path]
+	if l == nil {
+		l = search.OpenLive(d)
+		s.live[d.Path] = l
+	}
+	return l
+}
+
+func (s *Server) closeIndexes() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range s.live {
+		_ = l.Close()
+	}
+	s.live = nil
 }

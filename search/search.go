@@ -115,6 +115,11 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 }
 
 func (ix *Index) search(ctx context.Context, q Query) ([]Hit, error) {
+	return ix.searchIn(ctx, q, ix.refresh)
+}
+
+// searchIn runs a query over the index load returns.
+func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, error)) ([]Hit, error) {
 	pq, err := parseQuery(q.Text)
 	if err != nil {
 		return nil, err
@@ -126,7 +131,7 @@ func (ix *Index) search(ctx context.Context, q Query) ([]Hit, error) {
 	if !ix.dir.Exists() {
 		return hits, nil
 	}
-	cur, err := ix.refresh()
+	cur, err := load()
 	if err != nil {
 		return nil, err
 	}
