@@ -2,9 +2,10 @@ package agentsetup
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // tomlScan is what memdir needs to know about a TOML file: that it parses,
@@ -174,7 +175,7 @@ func (s *tomlScanner) keyValue() error {
 	return nil
 }
 
-var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+`)
+var bareKey = lazyre.New(`^[A-Za-z0-9_-]+`)
 
 // key parses a dotted key: bare or quoted parts joined by dots.
 func (s *tomlScanner) key() ([]string, error) {
@@ -190,7 +191,7 @@ func (s *tomlScanner) key() ([]string, error) {
 			}
 			part = v
 		default:
-			m := bareKey.FindString(s.src[s.pos:])
+			m := bareKey().FindString(s.src[s.pos:])
 			if m == "" {
 				return nil, fmt.Errorf("expected a key")
 			}
@@ -260,7 +261,7 @@ func escaped(s string) bool {
 	return n%2 == 1
 }
 
-var bareValue = regexp.MustCompile(`^(true|false|[+-]?(inf|nan)|[+-]?[0-9][0-9A-Za-z_:.+-]*( [0-9][0-9:.]*[0-9A-Za-z:.+-]*)?)`)
+var bareValue = lazyre.New(`^(true|false|[+-]?(inf|nan)|[+-]?[0-9][0-9A-Za-z_:.+-]*( [0-9][0-9:.]*[0-9A-Za-z:.+-]*)?)`)
 
 // value parses one value; for an inline table it returns its keys.
 func (s *tomlScanner) value() ([]string, error) {
@@ -276,7 +277,7 @@ func (s *tomlScanner) value() ([]string, error) {
 	case '{':
 		return s.inlineTable()
 	}
-	m := bareValue.FindString(s.src[s.pos:])
+	m := bareValue().FindString(s.src[s.pos:])
 	if m == "" {
 		return nil, fmt.Errorf("a value must be a quoted string, a number, a boolean, a date, a list or a table")
 	}

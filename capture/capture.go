@@ -16,12 +16,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/memdir/memdir/dream"
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -90,7 +90,7 @@ func (in Input) IsDigestPoint() bool {
 
 // rememberPhrase is "remember that ...", "remember: ...", with a
 // "please" in front if the person is polite.
-var rememberPhrase = regexp.MustCompile(`(?is)^(?:please[,\s]+)?remember(?:\s+that\b|\s*:)\s*(.*)$`)
+var rememberPhrase = lazyre.New(`(?is)^(?:please[,\s]+)?remember(?:\s+that\b|\s*:)\s*(.*)$`)
 
 // Remember returns the note a prompt asks to keep: the text after a
 // leading "#" (as in Claude Code's and Amplifier's memory shortcut) or
@@ -109,7 +109,7 @@ func Remember(prompt string) (string, bool) {
 		note := strings.TrimSpace(rest)
 		return note, note != ""
 	}
-	m := rememberPhrase.FindStringSubmatch(p)
+	m := rememberPhrase().FindStringSubmatch(p)
 	if m == nil {
 		return "", false
 	}

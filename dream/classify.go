@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/typesx"
 )
@@ -23,11 +24,11 @@ type typeRule struct {
 // the order they are tried. The external distiller receives them too.
 var TypeRules = []typeRule{
 	{Type: typesx.User, Rule: `the person speaks about themselves: "I am", "I'm a", "I prefer", "I like", "my role", "my background", "I'm new to", "the user is/prefers"`,
-		re: lazyRegexp(`(?i)(^|[^a-z])(i am|i'm|i've been|i prefer|i like|i usually|i work|i use|i know|my role|my background|my team|my preference|the user (is|prefers|likes|wants))\b`)},
+		re: lazyre.New(`(?i)(^|[^a-z])(i am|i'm|i've been|i prefer|i like|i usually|i work|i use|i know|my role|my background|my team|my preference|the user (is|prefers|likes|wants))\b`)},
 	{Type: typesx.Feedback, Rule: `guidance on how to work: starts with always, never, don't, do not, avoid, prefer, please, stop, make sure, remember to, use; or says should, must, should not`,
-		re: lazyRegexp(`(?i)^(\W*)(always|never|don'?t|do not|avoid|prefer|please|stop|make sure|remember to|be sure to|use|keep|run)\b|\b(should|must|shouldn'?t|mustn'?t|ought to)\b`)},
+		re: lazyre.New(`(?i)^(\W*)(always|never|don'?t|do not|avoid|prefer|please|stop|make sure|remember to|be sure to|use|keep|run)\b|\b(should|must|shouldn'?t|mustn'?t|ought to)\b`)},
 	{Type: typesx.Reference, Rule: `points somewhere outside the code: a URL, or dashboard, runbook, docs, wiki, ticket, channel, board, Grafana, Jira, Confluence, Notion, Slack, "lives in", "found at"`,
-		re: lazyRegexp(`(?i)(https?://|\b(dashboards?|runbooks?|docs|documentation|wiki|tickets?|channel|board|grafana|jira|confluence|notion|slack|sentry|datadog|lives in|found at|is at|are at)\b|(^|\s)#[a-z][\w-]+)`)},
+		re: lazyre.New(`(?i)(https?://|\b(dashboards?|runbooks?|docs|documentation|wiki|tickets?|channel|board|grafana|jira|confluence|notion|slack|sentry|datadog|lives in|found at|is at|are at)\b|(^|\s)#[a-z][\w-]+)`)},
 }
 
 // classify returns the type of an untyped entry and the rule that chose
@@ -54,7 +55,7 @@ func classify(title, text string) (typesx.Type, string) {
 }
 
 // filler is what people put in front of a note that says nothing itself.
-var filler = lazyRegexp(`(?i)^\s*(remember that|remember:|note that|note:|nb:|fyi:?|til:?|todo:|reminder:|important:)\s*`)
+var filler = lazyre.New(`(?i)^\s*(remember that|remember:|note that|note:|nb:|fyi:?|til:?|todo:|reminder:|important:)\s*`)
 
 func stripFiller(s string) string { return filler().ReplaceAllString(s, "") }
 
@@ -81,7 +82,7 @@ func deriveName(text string) string {
 }
 
 // nameStop ends the clause a name is taken from.
-var nameStop = lazyRegexp(`[.;!?](\s|$)|[,:]\s|[(—]|\s-\s|\s(https?://|www\.)`)
+var nameStop = lazyre.New(`[.;!?](\s|$)|[,:]\s|[(—]|\s-\s|\s(https?://|www\.)`)
 
 func capitalize(s string) string {
 	r, n := utf8.DecodeRuneInString(s)

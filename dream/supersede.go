@@ -3,6 +3,7 @@ package dream
 import (
 	"strings"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/memdir"
 )
 
@@ -23,12 +24,12 @@ import (
 //     and in a topic that holds a single paragraph replaces it.
 
 var (
-	markerAfter  = lazyRegexp(`(?i)\b(instead of|rather than|in place of|no longer|replaces|replaced|supersedes|superseded)\s+(.+)`)
-	markerBefore = lazyRegexp(`(?i)^(.+?)\s+(is|are|was|were|has been|have been)\s+(replaced|superseded)\s+by\b`)
-	keyColon     = lazyRegexp(`^\s*(?:\*\*)?([A-Za-z][\w .'-]{0,60}?)(?:\*\*)?\s*(?::\s|=)\s*(\S.*)$`)
-	keyNow       = lazyRegexp(`(?i)^\s*(.{1,60}?)\s+(?:is now|are now|now is|now are|changed to|has changed to|moved to|has moved to|is moving to|switched to|has switched to)\s+(\S.*)$`)
-	keyCopula    = lazyRegexp(`(?i)^\s*(.{1,60}?)\s+(?:is|are|was|were|=|:)\s+\S`)
-	nowStart     = lazyRegexp(`(?i)^\s*(is\s+)?now\b`)
+	markerAfter  = lazyre.New(`(?i)\b(instead of|rather than|in place of|no longer|replaces|replaced|supersedes|superseded)\s+(.+)`)
+	markerBefore = lazyre.New(`(?i)^(.+?)\s+(is|are|was|were|has been|have been)\s+(replaced|superseded)\s+by\b`)
+	keyColon     = lazyre.New(`^\s*(?:\*\*)?([A-Za-z][\w .'-]{0,60}?)(?:\*\*)?\s*(?::\s|=)\s*(\S.*)$`)
+	keyNow       = lazyre.New(`(?i)^\s*(.{1,60}?)\s+(?:is now|are now|now is|now are|changed to|has changed to|moved to|has moved to|is moving to|switched to|has switched to)\s+(\S.*)$`)
+	keyCopula    = lazyre.New(`(?i)^\s*(.{1,60}?)\s+(?:is|are|was|were|=|:)\s+\S`)
+	nowStart     = lazyre.New(`(?i)^\s*(is\s+)?now\b`)
 )
 
 // notKeys are words before a colon that introduce a note, not a key.

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/secrets"
 	"github.com/memdir/memdir/typesx"
@@ -16,7 +17,7 @@ const maxDescription = 300
 
 // fileRe is what a topic file name may look like: one path element,
 // lowercase ASCII words, .md.
-var fileRe = lazyRegexp(`^[a-z0-9][a-z0-9_-]{0,80}\.md$`)
+var fileRe = lazyre.New(`^[a-z0-9][a-z0-9_-]{0,80}\.md$`)
 
 // validateAnswer checks an external distiller's answer against the
 // snapshot and turns it into the topics to plan. Any problem refuses the

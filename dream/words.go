@@ -1,9 +1,7 @@
 package dream
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 )
 
 // squash normalises whitespace for exact-duplicate checks.
@@ -52,10 +50,4 @@ func short(s string, n int) string {
 		return s
 	}
 	return strings.TrimRight(string(r[:n-1]), " ") + "…"
-}
-
-// lazyRegexp compiles a pattern on first use, so that commands that never
-// dream do not pay for compiling the distiller's patterns at start-up.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

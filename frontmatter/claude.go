@@ -1,6 +1,8 @@
 package frontmatter
 
-import "regexp"
+import (
+	"github.com/memdir/memdir/internal/lazyre"
+)
 
 // JSSpace is JavaScript's \s written for the inside of a character class
 // of a Go regular expression: ASCII white space, the Unicode space
@@ -9,7 +11,7 @@ const JSSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{20
 
 // claudeExpr is Claude Code 2.1's frontmatter expression,
 // /^---\s*\n([\s\S]*?)---\s*\n?/, with \s as JavaScript reads it.
-var claudeExpr = regexp.MustCompile(`\A---[` + JSSpace + `]*\n((?s:.)*?)---[` + JSSpace + `]*\n?`)
+var claudeExpr = lazyre.New(`\A---[` + JSSpace + `]*\n((?s:.)*?)---[` + JSSpace + `]*\n?`)
 
 // SplitClaude splits data as Claude Code 2.1 splits CLAUDE.md, rules,
 // imported files and memory files, for the text memdir shows as Claude
@@ -21,7 +23,7 @@ var claudeExpr = regexp.MustCompile(`\A---[` + JSSpace + `]*\n((?s:.)*?)---[` + 
 // no frontmatter: ok is false and body is data, "---" line included.
 // memdir's own files use Split, which ends a block only at a whole line.
 func SplitClaude(data []byte) (yml, body []byte, ok bool) {
-	m := claudeExpr.FindSubmatchIndex(data)
+	m := claudeExpr().FindSubmatchIndex(data)
 	if m == nil {
 		return nil, data, false
 	}

@@ -3,23 +3,24 @@ package instructions
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf16"
 )
 
 // claudeTextExts are the extensions Claude Code 2.1 imports (its mpp set);
 // a file with another extension is skipped, one with none is read.
-var claudeTextExts = map[string]bool{}
-
-func init() {
+var claudeTextExts = sync.OnceValue(func() map[string]bool {
+	exts := map[string]bool{}
 	for _, e := range strings.Fields(`.md .txt .text .json .yaml .yml .toml .xml .csv .html .htm .css .scss .sass
 		.less .js .ts .tsx .jsx .mjs .cjs .mts .cts .py .pyi .pyw .rb .erb .rake .go .rs .java .kt .kts .scala .c
 		.cpp .cc .cxx .h .hpp .hxx .cs .swift .sh .bash .zsh .fish .ps1 .bat .cmd .env .ini .cfg .conf .config
 		.properties .sql .graphql .gql .proto .vue .svelte .astro .ejs .hbs .pug .jade .php .pl .pm .lua .r
 		.dart .ex .exs .erl .hrl .clj .cljs .cljc .edn .hs .lhs .elm .ml .mli .f .f90 .f95 .for .cmake .make
 		.makefile .gradle .sbt .rst .adoc .asciidoc .org .tex .latex .lock .log .diff .patch`) {
-		claudeTextExts[e] = true
+		exts[e] = true
 	}
-}
+	return exts
+})
 
 // ClaudeLargeFile is the size, in UTF-16 code units, above which Claude Code
 // warns that an instruction file "will impact performance": the larger of

@@ -2,12 +2,12 @@ package instructions
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/memdir/memdir/frontmatter"
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // claudeFrontmatter reads frontmatter as Claude Code 2.1 does (its jm):
@@ -34,10 +34,10 @@ func claudeFrontmatter(data []byte) (fm Frontmatter, body []byte, had bool, err 
 
 var (
 	// claudeKeyLine is a "key: value" line Claude Code's repair looks at.
-	claudeKeyLine = regexp.MustCompile(`^([a-zA-Z_-]+):[` + frontmatter.JSSpace + `]+([^\n\r\x{2028}\x{2029}]+)$`)
+	claudeKeyLine = lazyre.New(`^([a-zA-Z_-]+):[` + frontmatter.JSSpace + `]+([^\n\r\x{2028}\x{2029}]+)$`)
 	// claudeSpecial is what makes the repair quote a value.
-	claudeSpecial = regexp.MustCompile("[{}\\[\\]*&#!|>%@`]|: ")
-	leadingTabs   = regexp.MustCompile(`(?m)^\t+`)
+	claudeSpecial = lazyre.New("[{}\\[\\]*&#!|>%@`]|: ")
+	leadingTabs   = lazyre.New(`(?m)^\t+`)
 )
 
 // claudeRepair is Claude Code 2.1's second try at YAML it could not read:
@@ -48,7 +48,7 @@ var (
 func claudeRepair(yml []byte) []byte {
 	lines := strings.Split(string(yml), "\n")
 	for i, line := range lines {
-		m := claudeKeyLine.FindStringSubmatch(line)
+		m := claudeKeyLine().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
@@ -64,11 +64,11 @@ func claudeRepair(yml []byte) []byte {
 				}
 			}
 		}
-		if claudeSpecial.MatchString(v) {
+		if claudeSpecial().MatchString(v) {
 			lines[i] = key + `: "` + strings.ReplaceAll(strings.ReplaceAll(v, `\`, `\\`), `"`, `\"`) + `"`
 		}
 	}
-	return leadingTabs.ReplaceAllFunc([]byte(strings.Join(lines, "\n")), func(tabs []byte) []byte {
+	return leadingTabs().ReplaceAllFunc([]byte(strings.Join(lines, "\n")), func(tabs []byte) []byte {
 		return []byte(strings.Repeat("  ", len(tabs)))
 	})
 }

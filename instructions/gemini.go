@@ -5,10 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -108,7 +108,7 @@ type geminiImports struct {
 }
 
 // geminiCode is Gemini's idea of code: backtick runs and what they enclose.
-var geminiCode = regexp.MustCompile("(`+)")
+var geminiCode = lazyre.New("(`+)")
 
 func (g *geminiImports) process(content, base string, chain []string, depth int) string {
 	if depth >= g.l.p.ImportDepth {
@@ -212,7 +212,7 @@ func geminiSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c =
 func geminiCodeRegions(s string) [][2]int {
 	var out [][2]int
 	for i := 0; i < len(s); {
-		loc := geminiCode.FindStringIndex(s[i:])
+		loc := geminiCode().FindStringIndex(s[i:])
 		if loc == nil {
 			break
 		}

@@ -220,7 +220,7 @@ func (l *loader) importOne(from File, ref string, chain []string) {
 	}
 	real := l.realPath(f.Path)
 	if l.p.Agent == AgentClaude {
-		if ext := strings.ToLower(filepath.Ext(f.Path)); ext != "" && !claudeTextExts[ext] {
+		if ext := strings.ToLower(filepath.Ext(f.Path)); ext != "" && !claudeTextExts()[ext] {
 			l.fail(f, StatusNotText, "not a text file by its extension: Claude Code skips it")
 			return
 		}

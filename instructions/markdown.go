@@ -2,22 +2,24 @@ package instructions
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // mdParser is shared: goldmark's parsers keep their state in the
 // parser.Context of each call, so one serves every goroutine, and building
 // one costs about three times the parse of a short file.
-var mdParser = goldmark.New().Parser()
+var mdParser = sync.OnceValue(func() parser.Parser { return goldmark.New().Parser() })
 
 func parseMarkdown(src []byte) ast.Node {
-	return mdParser.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	return mdParser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 }
 
 // Import is one "@path" reference found in markdown text.
@@ -112,11 +114,11 @@ func cleanImport(p string) string {
 // claudeImport is Claude Code 2.1's import pattern: "@" at the start of a
 // text run or after white space, then everything up to the next white
 // space that is not escaped as "\ ".
-var claudeImport = regexp.MustCompile(`(?:^|\s)@((?:[^\s\\]|\\ )+)`)
+var claudeImport = lazyre.New(`(?:^|\s)@((?:[^\s\\]|\\ )+)`)
 
 // claudeStart is what an import path may start with beyond "./", "~/" and
 // "/": a letter, digit, ".", "_" or "-".
-var claudeStart = regexp.MustCompile(`^[a-zA-Z0-9._-]`)
+var claudeStart = lazyre.New(`^[a-zA-Z0-9._-]`)
 
 // FindClaudeImports returns the imports of a markdown text as Claude Code
 // reads them: in text outside code blocks and code spans, "@path" at the
@@ -131,7 +133,7 @@ func FindClaudeImports(src []byte) []Import {
 	var out []Import
 	for _, r := range textRuns(parseMarkdown(src)) {
 		run := string(src[r[0]:r[1]])
-		for _, m := range claudeImport.FindAllStringSubmatchIndex(run, -1) {
+		for _, m := range claudeImport().FindAllStringSubmatchIndex(run, -1) {
 			p := run[m[2]:m[3]]
 			if i := strings.IndexByte(p, '#'); i >= 0 {
 				p = p[:i]
@@ -154,7 +156,7 @@ func claudeImportPath(p string) bool {
 	case strings.HasPrefix(p, "/"):
 		return p != "/"
 	}
-	return !strings.HasPrefix(p, "@") && strings.TrimLeft(p, "#%^&*()") == p && claudeStart.MatchString(p)
+	return !strings.HasPrefix(p, "@") && strings.TrimLeft(p, "#%^&*()") == p && claudeStart().MatchString(p)
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

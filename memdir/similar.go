@@ -87,7 +87,7 @@ func Compare(a, b Terms) Score {
 // "the public API" and "the internal API" are two things however much
 // else their texts share. Terms (stems) of one class in a and others of
 // it in b, none in both, make a conflict.
-var contrasts = func() map[string]int {
+var contrasts = sync.OnceValue(func() map[string]int {
 	m := map[string]int{}
 	for i, class := range []string{
 		"public internal private", "mobile web desktop", "ios android", "frontend backend",
@@ -98,14 +98,14 @@ var contrasts = func() map[string]int {
 		}
 	}
 	return m
-}()
+})
 
 // contrasted reports whether a and b name different alternatives of one
 // contrast class.
 func contrasted(a, b Terms) bool {
 	var ca, cb, both uint64 // bit i: class i seen
 	for t := range a {
-		if c := contrasts[t]; c > 0 {
+		if c := contrasts()[t]; c > 0 {
 			ca |= 1 << c
 			if b[t] > 0 {
 				both |= 1 << c
@@ -113,7 +113,7 @@ func contrasted(a, b Terms) bool {
 		}
 	}
 	for t := range b {
-		if c := contrasts[t]; c > 0 {
+		if c := contrasts()[t]; c > 0 {
 			cb |= 1 << c
 		}
 	}

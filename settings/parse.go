@@ -2,11 +2,12 @@ package settings
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/memdir/memdir/internal/lazyre"
 )
 
 // lockedKey is the managed file's list of locked keys.
@@ -34,7 +35,7 @@ func newLayerData(layer Layer, file string) *layerData {
 	return &layerData{layer: layer, file: file, values: map[string]entry{}}
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRE = lazyre.New(`^yaml: line (\d+): (.*)$`)
 
 // parseFile decodes a settings file. Empty and comment-only files set
 // nothing. Unknown keys become warnings; invalid values an *InvalidError.
@@ -64,7 +65,7 @@ func parseFile(layer Layer, file string, data []byte) (*layerData, error) {
 func yamlError(file string, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(err.Error()); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	}
