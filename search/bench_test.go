@@ -8,28 +8,34 @@ import (
 	"testing"
 	"time"
 
+	benchcorpus "github.com/memdir/memdir/internal/corpus"
 	"github.com/memdir/memdir/memdir"
 )
 
-// benchDir writes n generated topics (the evaluation's distractors) with
-// stamps well in the past, so that no file is racy.
-func benchDir(b testing.TB, n int) *memdir.Dir { return benchDirT(b, n) }
-
-func benchDirT(b testing.TB, n int) *memdir.Dir {
+// benchDir writes n topics of the benchmark corpus (internal/corpus, the
+// one memdir's benchmarks and scripts/benchcli use; imported under another
+// name, since this package's tests have a corpus of their own) and their
+// MEMORY.md,
+// with stamps an hour in the past, so that no file is racy.
+func benchDir(b testing.TB, n int) *memdir.Dir {
 	b.Helper()
 	dir := b.TempDir()
+	if err := benchcorpus.Write(dir, n, testNow); err != nil {
+		b.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
 	old := time.Now().Add(-time.Hour)
-	for i := range n {
-		tp := distractor(i)
-		content := fmt.Sprintf("---\nname: %s\ndescription: %s\ntype: %s\ncreated: 2026-01-02T10:00:00Z\nmodified: 2026-01-02T10:00:00Z\n---\n\n%s\n", tp.name, tp.desc, tp.typ, tp.body)
-		p := filepath.Join(dir, tp.file)
-		writeFile(b, p, content)
+	paths := []string{dir}
+	for _, e := range entries {
+		paths = append(paths, filepath.Join(dir, e.Name()))
+	}
+	for _, p := range paths {
 		if err := os.Chtimes(p, old, old); err != nil {
 			b.Fatal(err)
 		}
-	}
-	if err := os.Chtimes(dir, old, old); err != nil {
-		b.Fatal(err)
 	}
 	d := memdir.Open(dir, memdir.Live)
 	d.Now = func() time.Time { return testNow }
@@ -83,7 +89,7 @@ func BenchmarkSearchAfterEdit(b *testing.B) {
 	if _, err := Open(d).Search(context.Background(), q); err != nil {
 		b.Fatal(err)
 	}
-	p := filepath.Join(d.Path, distractor(7).file)
+	p := filepath.Join(d.Path, benchcorpus.Topic(7, testNow).File)
 	b.ResetTimer()
 	for i := range b.N {
 		b.StopTimer()
