@@ -15,8 +15,7 @@ import (
 // benchDir writes n topics of the benchmark corpus (internal/corpus, the
 // one memdir's benchmarks and scripts/benchcli use; imported under another
 // name, since this package's tests have a corpus of their own) and their
-// MEMORY.md,
-// with stamps an hour in the past, so that no file is racy.
+// MEMORY.md, with stamps an hour in the past, so that no file is racy.
 func benchDir(b testing.TB, n int) *memdir.Dir {
 	b.Helper()
 	dir := b.TempDir()

@@ -1,7 +1,7 @@
 // Package corpus generates the synthetic memory the benchmarks measure:
-// memdir's own (go test -bench ./memdir) and the whole-process ones of
-// scripts/benchcli gen. Topic i is always the same topic, so figures from
-// both stay comparable.
+// memdir's and search's own (go test -bench ./memdir ./search) and the
+// whole-process ones of scripts/benchcli gen. Topic i is always the same
+// topic, so figures from all of them stay comparable.
 //
 // Topics are made of ordinary engineering words so that names and
 // descriptions look like real ones to memdir's similarity check; each name
