@@ -62,17 +62,26 @@ func TestClaudePaths(t *testing.T) {
 	}
 }
 
-// FuzzClaudePaths checks the brace and comma handling against a second,
-// plain reading: every pattern claudePaths returns has no top-level comma
-// and no brace group left when the input's groups were simple.
+// FuzzClaudePaths checks claudePaths against its definition: each pattern
+// it returns is one of the value's comma-separated, brace-expanded
+// patterns with one trailing "/**" cut (as Claude cuts it), never empty,
+// and with no top-level comma left when the value had no braces.
 func FuzzClaudePaths(f *testing.F) {
 	f.Add("src/{a,b}/*.ts, docs/**")
 	f.Add("{,}")
 	f.Add("a{b,c{d,e}}f")
+	f.Add("0{/*}*/**")
 	f.Fuzz(func(t *testing.T, v string) {
+		expanded := map[string]bool{}
+		for _, part := range splitTopLevel(v) {
+			for _, e := range expandFirstBrace(part, 0) {
+				expanded[e] = true
+			}
+		}
 		for _, p := range claudePaths([]string{v}) {
-			if p == "" || strings.HasSuffix(p, "/**") && p != "/**" && !strings.HasSuffix(p, "/**/**") {
-				t.Fatalf("claudePaths(%q) gave %q", v, p)
+			cut := expanded[p+"/**"]
+			if p == "" || !cut && (!expanded[p] || strings.HasSuffix(p, "/**")) {
+				t.Fatalf("claudePaths(%q) gave %q, which is no expansion with one /** cut", v, p)
 			}
 			if !strings.ContainsAny(v, "{}") && strings.Contains(p, ",") {
 				t.Fatalf("claudePaths(%q) kept a comma in %q", v, p)
