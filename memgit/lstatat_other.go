@@ -5,7 +5,10 @@ package memgit
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // lstatAt is os.Lstat where fstatat is not at hand.
-func lstatAt(_ *os.File, abs, _ string) (fs.FileInfo, error) { return os.Lstat(abs) }
+func lstatAt(dir *os.File, name string) (fs.FileInfo, error) {
+	return os.Lstat(filepath.Join(dir.Name(), name))
+}
