@@ -19,6 +19,20 @@ const (
 // through AddRequest.Validate, which calls this first, so fenced text is
 // never written anywhere: not to a topic, not to a daily log, not to git.
 func StripPrivate(s string) string {
+	// Taking a tag out can join the text around it into a new tag
+	// ("<pri<private>x</private>vate>"): strip until nothing changes. Each
+	// pass that changes the text shortens it, so this ends.
+	for {
+		out := stripPrivateOnce(s)
+		if out == s {
+			return out
+		}
+		s = out
+	}
+}
+
+// stripPrivateOnce takes out the fenced spans and the tags once.
+func stripPrivateOnce(s string) string {
 	lower := asciiLower(s) // byte for byte, so indexes stay valid in s
 	if !strings.Contains(lower, privateOpen) && !strings.Contains(lower, privateClose) {
 		return s
