@@ -46,7 +46,7 @@ func Load(data []byte, caps Caps) View {
 	if m.kept != "" {
 		v.LoadedLines = countSplit(m.kept)
 	}
-	v.Loaded, v.Dropped = m.sortEntries(data)
+	v.Loaded, v.Dropped = m.sortEntries(Parse(data).Lines)
 	if !m.truncated {
 		v.Text = m.kept
 		return v
@@ -113,8 +113,9 @@ func (m measured) reason(caps Caps) string {
 }
 
 // sortEntries splits the index's entries into those whose whole line is in
-// the kept text and the rest.
-func (m measured) sortEntries(data []byte) (loaded, dropped []Entry) {
+// the kept text and the rest. lines are the measured text's lines in order
+// (line i+1 is lines[i]), parsed from it or rendered into it.
+func (m measured) sortEntries(lines []Line) (loaded, dropped []Entry) {
 	// Lines wholly kept: every line before the last "\n" of kept, and the
 	// last one too when nothing was cut.
 	full := strings.Count(m.kept, "\n")
@@ -125,11 +126,11 @@ func (m measured) sortEntries(data []byte) (loaded, dropped []Entry) {
 		full++ // cut exactly at a line's end
 	}
 	last := m.lead + full
-	for _, l := range Parse(data).Lines {
+	for i, l := range lines {
 		if l.Entry == nil {
 			continue
 		}
-		if l.No <= last {
+		if i+1 <= last {
 			loaded = append(loaded, *l.Entry)
 		} else {
 			dropped = append(dropped, *l.Entry)
@@ -300,14 +301,16 @@ func MeasureIndex(ix *Index, data []byte, caps Caps) Pressure {
 	return measure(data, caps, func() *Index { return ix })
 }
 
-func measure(data []byte, caps Caps, _ func() *Index) Pressure {
+// measure measures data; parsed gives its lines (parsing it, or the
+// index that rendered it), needed only over a cap.
+func measure(data []byte, caps Caps, parsed func() *Index) Pressure {
 	caps = caps.orDefault()
 	m := measureText(data, caps)
 	p := Pressure{Lines: m.lines, Bytes: m.units, Caps: caps}
 	p.OverWarn = float64(p.Lines) > WarnRatio*float64(caps.Lines) || float64(p.Bytes) > WarnRatio*float64(caps.Bytes)
 	p.OverCap = m.truncated
 	if p.OverCap {
-		_, p.Invisible = m.sortEntries(data)
+		_, p.Invisible = m.sortEntries(parsed().Lines)
 	}
 	return p
 }
