@@ -177,13 +177,12 @@ func (ix *Index) Bytes() []byte {
 	for _, l := range ix.Lines[:n] {
 		size += len(l.Raw) + len(eol)
 	}
-	var b strings.Builder
-	b.Grow(size)
+	b := make([]byte, 0, size)
 	for _, l := range ix.Lines[:n] {
-		b.WriteString(l.Raw)
-		b.WriteString(eol)
+		b = append(b, l.Raw...)
+		b = append(b, eol...)
 	}
-	return []byte(b.String())
+	return b
 }
 
 func (ix *Index) eol() string {
