@@ -32,6 +32,7 @@ func main() {
 	flag.IntVar(&o.searches, "searches", 100, "searches to run against each server")
 	flag.IntVar(&o.inits, "inits", 10, "spawns to time for the initialize figure")
 	flag.StringVar(&o.work, "work", "", "work directory (default: a new temp directory, removed after)")
+	flag.BoolVar(&o.fit, "fit", false, "seed memdir's index with `memdir index --fit`, as memdir asks past the caps, instead of --rebuild")
 	flag.Parse()
 	if o.memdir == "" || o.peer == "" || o.n < 1 || o.adds < 1 || o.searches < 1 || o.inits < 1 {
 		fmt.Fprintln(os.Stderr, "usage: benchmcp -memdir BIN -peer 'node .../dist/index.js' [-n 10000] [-adds 100] [-searches 100] [-inits 10]")
@@ -50,6 +51,7 @@ func main() {
 type options struct {
 	memdir, peer, work       string
 	n, adds, searches, inits int
+	fit                      bool
 }
 
 // figures are one server's measurements.
@@ -75,7 +77,7 @@ func run(ctx context.Context, o options) (bool, error) {
 	targets := pick(seeded, o.searches)
 
 	start := time.Now()
-	md, err := newMemdirServer(work, o.memdir, seeded)
+	md, err := newMemdirServer(work, o.memdir, seeded, o.fit)
 	if err != nil {
 		return false, fmt.Errorf("seed memdir: %w", err)
 	}

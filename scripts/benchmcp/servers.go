@@ -93,7 +93,7 @@ type memdirServer struct {
 	env            []string
 }
 
-func newMemdirServer(work, bin string, mems []memory) (*memdirServer, error) {
+func newMemdirServer(work, bin string, mems []memory, fit bool) (*memdirServer, error) {
 	s := &memdirServer{bin: bin, proj: filepath.Join(work, "proj"), dir: filepath.Join(work, "memdir-memory")}
 	s.env = env(work, "MEMDIR_DIR="+s.dir)
 	if err := os.MkdirAll(s.proj, 0o755); err != nil {
@@ -110,11 +110,16 @@ func newMemdirServer(work, bin string, mems []memory) (*memdirServer, error) {
 			return nil, err
 		}
 	}
-	// The index as memdir writes it: `memdir index --rebuild`.
+	// The index as memdir writes it: `memdir index --rebuild`, or --fit
+	// (what memdir asks for once MEMORY.md passes its caps).
+	how := "--rebuild"
+	if fit {
+		how = "--fit"
+	}
 	cmd := s.command()
-	cmd.Args = []string{bin, "index", "--rebuild"}
+	cmd.Args = []string{bin, "index", how}
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("memdir index --rebuild: %v: %s", err, out)
+		return nil, fmt.Errorf("memdir index %s: %v: %s", how, err, out)
 	}
 	return s, nil
 }
