@@ -286,9 +286,9 @@ func (t *Topic) Marshal() ([]byte, error) {
 		t.del("expires")
 	}
 	t.setTags()
-	var buf bytes.Buffer
-	buf.WriteString("---\n")
-	enc := yaml.NewEncoder(&buf)
+	dashed := quoteDashes(t.fm)
+	var fm bytes.Buffer
+	enc := yaml.NewEncoder(&fm)
 	enc.SetIndent(2)
 	if err := enc.Encode(t.fm); err != nil {
 		return nil, fmt.Errorf("%s: encode frontmatter: %w", t.File, err)
@@ -296,6 +296,13 @@ func (t *Topic) Marshal() ([]byte, error) {
 	if err := enc.Close(); err != nil {
 		return nil, fmt.Errorf("%s: encode frontmatter: %w", t.File, err)
 	}
+	text := fm.String()
+	if dashed {
+		text = strings.ReplaceAll(text, "---", `-\x2D-`)
+	}
+	var buf bytes.Buffer
+	buf.WriteString("---\n")
+	buf.WriteString(text)
 	buf.WriteString("---\n\n")
 	body := strings.TrimRight(t.Body, "\n\r\t ")
 	if body != "" {
@@ -303,6 +310,22 @@ func (t *Topic) Marshal() ([]byte, error) {
 		buf.WriteString("\n")
 	}
 	return buf.Bytes(), nil
+}
+
+// quoteDashes double-quotes every scalar of n that holds "---" and reports
+// whether there was one. Claude Code ends frontmatter at the first "---"
+// anywhere in it, even inside a value, and would lose the keys after it;
+// Marshal then writes each "---" as "-\x2D-", a YAML escape inside double
+// quotes that reads back as the same text.
+func quoteDashes(n *yaml.Node) bool {
+	found := false
+	if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "---") {
+		n.Style, found = yaml.DoubleQuotedStyle, true
+	}
+	for _, c := range n.Content {
+		found = quoteDashes(c) || found
+	}
+	return found
 }
 
 func (t *Topic) setStr(key, val string) {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/memdir/memdir/frontmatter"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -191,5 +192,29 @@ func TestClaudeLayout(t *testing.T) {
 	tp, err := ParseTopic("x.md", []byte("---\nname: a\ndescription: b\ntype: user\nmetadata:\n  type: project\n---\n"))
 	if err != nil || tp.Type != typesx.Project {
 		t.Fatalf("type %q, %v; want project", tp.Type, err)
+	}
+}
+
+// TestMarshalHidesTripleDashes checks that a value holding "---" neither
+// ends the frontmatter for Claude Code (which stops at the first "---"
+// anywhere) nor changes when memdir reads it back.
+func TestMarshalHidesTripleDashes(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 4, 5, 0, time.UTC)
+	tp := &Topic{File: "project_x.md", Name: "Flags --- or not", Description: "Use ---- to split, or ------",
+		Type: typesx.Project, Created: now, Modified: now, Tags: []string{"a---b"}, Body: "Body --- stays as written.\n"}
+	out, err := tp.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	yml, _, ok := frontmatter.SplitClaude(out)
+	if !ok || !strings.Contains(string(yml), "type: project") || !strings.Contains(string(yml), "modified:") {
+		t.Fatalf("Claude's reading of the frontmatter lost keys:\n%s\nfile:\n%s", yml, out)
+	}
+	got, err := ParseTopic("project_x.md", out)
+	if err != nil {
+		t.Fatalf("re-parse: %v\n%s", err, out)
+	}
+	if diff := cmp.Diff(tp, got, cmpopts.IgnoreUnexported(Topic{})); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s\n%s", diff, out)
 	}
 }
