@@ -59,3 +59,32 @@ func FuzzAnswer(f *testing.F) {
 		}
 	})
 }
+
+// TestAnswerNamesFollowAddRules checks that a distiller's topic names meet
+// the rules every other way in meets: NFC, no invisible character, a
+// letter or digit.
+func TestAnswerNamesFollowAddRules(t *testing.T) {
+	snap := &snapshot{raw: map[string][]byte{}}
+	p := &planner{s: snap, now: testNow, rep: newReport("", time.Time{}, &Options{}), archive: map[string]bool{}}
+	answer := func(name string) (*Answer, error) {
+		b, _ := json.Marshal(map[string]any{"topics": []map[string]string{{"name": name, "description": "d", "type": "project", "body": "b"}}})
+		return decodeAnswer(b)
+	}
+	for _, name := range []string{"Deploy\u202egnp.exe", "Zero\u200bwidth", "---", "\ufeffBOM name"} {
+		ans, err := answer(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := validateAnswer(ans, snap, p); err == nil {
+			t.Errorf("name %q accepted", name)
+		}
+	}
+	ans, err := answer("Cafe\u0301 rules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	works, err := validateAnswer(ans, snap, p)
+	if err != nil || len(works) != 1 || works[0].t.Name != "Caf\u00e9 rules" {
+		t.Fatalf("NFD name: works %v, err %v; want one topic named in NFC", works, err)
+	}
+}

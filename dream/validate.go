@@ -79,7 +79,7 @@ func checkTopic(tj TopicJSON, s *snapshot, current map[string]int) (*memdir.Topi
 	if err != nil {
 		return nil, err
 	}
-	name := strings.TrimSpace(tj.Name)
+	name := memdir.NormalizeName(tj.Name)
 	if err := memdir.ValidateName(name); err != nil {
 		return nil, err
 	}

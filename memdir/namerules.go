@@ -16,11 +16,12 @@ func NormalizeName(name string) string {
 	return norm.NFC.String(strings.TrimSpace(name))
 }
 
-// checkNameRunes refuses what ValidateName lets through but a title must
-// not hold: invisible format characters (direction overrides and isolates
-// such as U+202E, zero-width spaces and joiners, the BOM), which make a
-// name read differently from what it is, and a name with no letter or
-// digit at all ("-", "…"), which names nothing and gives no file name.
+// checkNameRunes refuses, for ValidateName and lint, what a title must
+// not hold beyond a path or a control character: invisible format
+// characters (direction overrides and isolates such as U+202E, zero-width
+// spaces and joiners, the BOM), which make a name read differently from
+// what it is, and a name with no letter or digit at all ("-", "…"), which
+// names nothing and gives no file name.
 func checkNameRunes(name string) error {
 	for _, r := range name {
 		if unicode.Is(unicode.Cf, r) {
@@ -33,20 +34,16 @@ func checkNameRunes(name string) error {
 	return nil
 }
 
-// checkText normalises the request's name (NFC) and refuses a name with
-// invisible characters or no letter or digit, and any text that is not
-// valid UTF-8: memory is plain text.
+// checkText normalises the request's name (NFC) and refuses any text
+// that is not valid UTF-8: memory is plain text.
 func (r *AddRequest) checkText() error {
 	for what, s := range map[string]string{"name": r.Name, "text": r.Text, "description": r.Description, "why": r.Why, "how": r.How, "tags": strings.Join(r.Tags, "")} {
 		if !utf8.ValidString(s) {
 			return &InputError{Msg: fmt.Sprintf("the %s is not valid UTF-8 text: memory is plain text; convert it (iconv -t UTF-8) and try again", what)}
 		}
 	}
-	r.Name = NormalizeName(r.Name)
-	if r.Name == "" {
-		return nil // ValidateName says what an empty name needs
-	}
-	return checkNameRunes(r.Name)
+	r.Name = NormalizeName(r.Name) // ValidateName then checks it
+	return nil
 }
 
 // checkTopicText applies the same rules to a topic written another way
@@ -55,6 +52,6 @@ func checkTopicText(t *Topic) error {
 	if !utf8.ValidString(t.Body) || !utf8.ValidString(t.Description) {
 		return &InputError{Msg: fmt.Sprintf("%s is not valid UTF-8 text: memory is plain text", t.File)}
 	}
-	t.Name = NormalizeName(t.Name)
-	return checkNameRunes(t.Name)
+	t.Name = NormalizeName(t.Name) // validateTopic has checked it with ValidateName
+	return nil
 }

@@ -19,8 +19,11 @@ const (
 	maxSlugLen        = 60    // bytes in the slug part of a file name
 )
 
-// ValidateName checks a topic name: not empty, not too long, and never
-// anything that could be read as a path.
+// ValidateName checks a topic name: not empty, not too long, never
+// anything that could be read as a path, no control or invisible
+// character, and a letter or digit. Every way a name gets in (add, edit,
+// restore, MCP, a distiller's answer) goes through it; NormalizeName
+// first.
 func ValidateName(name string) error {
 	trimmed := strings.TrimSpace(name)
 	switch {
@@ -40,7 +43,7 @@ func ValidateName(name string) error {
 			return &InputError{Msg: fmt.Sprintf("the topic name %q contains a control character", name)}
 		}
 	}
-	return nil
+	return checkNameRunes(trimmed)
 }
 
 // Slugify turns a name into lowercase ASCII words joined by "_", at most
