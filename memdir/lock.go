@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -26,6 +28,10 @@ const DefaultLockTimeout = 10 * time.Second
 type Lock struct {
 	fl   *flock.Flock
 	path string
+	// turn is this process's queue for the lock file, which the lock
+	// holds a place in until it is let go.
+	turn chan struct{}
+	gone atomic.Bool // the place was given back
 	// left is the note of a holder that never released the lock: it was
 	// killed while it held it. Empty after a clean release.
 	left string
@@ -67,11 +73,21 @@ func AcquireLock(ctx context.Context, dir string, timeout time.Duration, what st
 	fl := flock.New(path)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	turn := queueOf(path)
+	timedOut := func() error {
+		holder, _ := os.ReadFile(path)
+		return &LockTimeoutError{Path: path, Holder: strings.TrimSpace(string(holder)), Timeout: timeout}
+	}
+	select {
+	case turn <- struct{}{}:
+	case <-ctx.Done():
+		return nil, timedOut()
+	}
 	ok, err := fl.TryLockContext(ctx, 5*time.Millisecond)
 	if !ok {
+		<-turn
 		if err == nil || ctx.Err() != nil {
-			holder, _ := os.ReadFile(path)
-			return nil, &LockTimeoutError{Path: path, Holder: strings.TrimSpace(string(holder)), Timeout: timeout}
+			return nil, timedOut()
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
@@ -81,7 +97,7 @@ func AcquireLock(ctx context.Context, dir string, timeout time.Duration, what st
 	// The holder note is informational: a waiter reads it only while the
 	// lock is held, so it needs no atomic write and no fsync.
 	note := fmt.Sprintf("pid %d (memdir %s, since %s)\n", os.Getpid(), what, time.Now().Format(time.TimeOnly))
-	lk := &Lock{fl: fl, path: path, left: strings.TrimSpace(string(left))}
+	lk := &Lock{fl: fl, path: path, turn: turn, left: strings.TrimSpace(string(left))}
 	lk.note(note)
 	return lk, nil
 }
@@ -99,6 +115,7 @@ func (l *Lock) note(s string) {
 func (l *Lock) abandon() {
 	l.note(l.left + "\n")
 	_ = l.fl.Unlock()
+	l.giveBack()
 }
 
 // leftBy returns the work a killed holder's note names ("add", "dream"),
@@ -117,5 +134,25 @@ func (l *Lock) Release() error {
 	if f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
 		_ = f.Close()
 	}
-	return l.fl.Unlock()
+	err := l.fl.Unlock()
+	l.giveBack()
+	return err
+}
+
+// giveBack lets this process's next taker of the lock file poll it, once.
+func (l *Lock) giveBack() {
+	if l.turn != nil && l.gone.CompareAndSwap(false, true) {
+		<-l.turn
+	}
+}
+
+// queues holds a one-place queue per lock file: the goroutines of one
+// process (the MCP server, the daemon) wait their turn in order, and only
+// the first polls the file lock. Without it every waiter polled flock
+// every 5 ms: 60 concurrent MCP adds made 20,370 flock calls.
+var queues sync.Map // lock file path -> chan struct{}
+
+func queueOf(path string) chan struct{} {
+	q, _ := queues.LoadOrStore(path, make(chan struct{}, 1))
+	return q.(chan struct{})
 }
