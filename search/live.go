@@ -32,9 +32,9 @@ const barrierWait = 2 * time.Second
 // It keeps what the last search loaded and watches the memory directory
 // (inotify, on Linux): a search that follows no change answers from
 // memory without reading the index or statting every memory file. Before
-// trusting "no change" it touches a file of its own and waits for that
-// event, so every change made before the search (by an agent, a person or
-// another memdir) has been seen. Any change, a watch it could not set, a
+// trusting "no change" it creates a file of its own (a barrier) and waits
+// for that event, so every change made before the search (by an agent, a
+// person or another memdir) has been seen. Any change, a watch it could not set, a
 // lost event or a slow barrier makes the next search scan as a fresh
 // process does. Elsewhere Live searches as Index does.
 type Live struct {
@@ -49,9 +49,9 @@ type Live struct {
 	stale   bool          // the watches no longer cover the directory
 	barrier string        // the barrier file a search waits for
 	waiting chan struct{} // closed when its creation is seen
-	n       int           // barriers made
 
-	scans int // searches that read the index and statted the files
+	n     int // barriers made (under mu)
+	scans int // searches that read the index and statted the files (under mu)
 }
 
 // OpenLive returns a Live index of a memory directory. Close it to stop
