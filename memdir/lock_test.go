@@ -43,21 +43,17 @@ func TestLockQueuesGoroutines(t *testing.T) {
 	d.LockTimeout = time.Minute
 	const n = 24
 	var wg sync.WaitGroup
-	errs := make(chan error, n)
+	errs := make([]error, n)
 	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, err := d.Add(AddRequest{Type: typesx.Project, Name: fmt.Sprintf("Parallel %c topic", 'a'+i), Text: fmt.Sprintf("Fact %d of a kind no other topic has: %s.", i, string(rune('A'+i))), New: true})
-			errs <- err
-		}()
+		wg.Go(func() {
+			req := AddRequest{Type: typesx.Project, Name: fmt.Sprintf("Parallel %c topic", 'a'+i),
+				Text: fmt.Sprintf("Fact %d of a kind no other topic has: %c.", i, 'A'+i), New: true}
+			_, errs[i] = d.Add(req)
+		})
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
 	}
 	topics, err := d.TopicFiles()
 	if err != nil || len(topics) != n {
