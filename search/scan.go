@@ -83,7 +83,10 @@ func scanFiles(dir string, known []*source, dirs []stamp) *scan {
 		}
 	}
 	stats := statSources(dir, names, at)
-	sc.now = make([]source, 0, len(names))
+	// sc.now is stats compacted in place: at most one source is kept per
+	// stat, so the write position never passes the read position (at
+	// 10,000 files, 640 KB of fresh memory a search no longer faults in).
+	sc.now = stats[:0]
 	for i, j := 0, 0; i < len(names) || j < len(known); {
 		switch {
 		case j >= len(known) || i < len(names) && names[i] < known[j].path:
