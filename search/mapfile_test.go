@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -39,6 +40,27 @@ func TestMappedSearch(t *testing.T) {
 	}
 	if got := files(t, Open(d).MapFiles(), q); !cmp.Equal(got, want) {
 		t.Fatalf("search over a truncated index = %v, want %v", got, want)
+	}
+
+	// The index shrinks after this search mapped it and before it reads
+	// the dictionary: the search faults and runs again on the files.
+	ix := Open(d).MapFiles()
+	if _, err := ix.refresh(); err != nil { // the base is whole again
+		t.Fatal(err)
+	}
+	shrink := func() (*current, error) {
+		cur, err := ix.refresh()
+		if err == nil {
+			err = os.Truncate(base, 0)
+		}
+		return cur, err
+	}
+	hits, err := ix.guarded(context.Background(), Query{Text: "canary", NoRecall: true}, shrink)
+	if err != nil || len(hits) != 1 || hits[0].File != "project_deploy.md" {
+		t.Fatalf("search over an index that shrank while mapped = %v, %v; want the deploy topic", hits, err)
+	}
+	if ix.mapped {
+		t.Fatal("the search did not fall back to reading the index after the fault")
 	}
 }
 

@@ -102,20 +102,23 @@ type Hit struct {
 // makes a search fail (it is rebuilt from the files when it must be).
 // The hits count as recalled unless q.NoRecall is set.
 func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
+	return ix.guarded(ctx, q, ix.refresh)
+}
+
+// guarded runs searchIn over load, and when a mapped index file shrank
+// under it (a fault, see faultGuard) runs the query again with the index
+// files read instead.
+func (ix *Index) guarded(ctx context.Context, q Query, load func() (*current, error)) ([]Hit, error) {
 	if !ix.mapped {
-		return ix.search(ctx, q)
+		return ix.searchIn(ctx, q, load)
 	}
 	var hits []Hit
 	var err error
-	if faultGuard(func() { hits, err = ix.search(ctx, q) }) {
-		ix.mapped = false // an index file shrank under this search: read it
-		return ix.search(ctx, q)
+	if faultGuard(func() { hits, err = ix.searchIn(ctx, q, load) }) {
+		ix.mapped = false
+		return ix.searchIn(ctx, q, ix.refresh)
 	}
 	return hits, err
-}
-
-func (ix *Index) search(ctx context.Context, q Query) ([]Hit, error) {
-	return ix.searchIn(ctx, q, ix.refresh)
 }
 
 // searchIn runs a query over the index load returns.
