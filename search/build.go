@@ -9,7 +9,12 @@ import (
 // builder collects documents and their postings and encodes a segment.
 type builder struct {
 	tk       *tokenizer
-	seg      segment
+	id       uint64
+	baseID   uint64
+	dirs     []stamp
+	sources  []source
+	docs     []doc
+	removed  []string
 	terms    map[string]*plist
 	surfaces map[string]string
 	cur      map[string]*docTerm // the document being added
@@ -36,7 +41,8 @@ type docTerm struct {
 func newBuilder(id, baseID uint64) *builder {
 	return &builder{
 		tk:       &tokenizer{stems: make(map[string]string, 4096)},
-		seg:      segment{id: id, baseID: baseID},
+		id:       id,
+		baseID:   baseID,
 		terms:    make(map[string]*plist, 4096),
 		surfaces: make(map[string]string, 4096),
 		cur:      make(map[string]*docTerm, 256),
@@ -45,8 +51,8 @@ func newBuilder(id, baseID uint64) *builder {
 
 // addSource records a source file and returns its number.
 func (b *builder) addSource(s source) uint32 {
-	b.seg.sources = append(b.seg.sources, s)
-	return uint32(len(b.seg.sources) - 1)
+	b.sources = append(b.sources, s)
+	return uint32(len(b.sources) - 1)
 }
 
 // addDoc indexes a document's fields (name, description, tags, body).
@@ -65,8 +71,8 @@ func (b *builder) addDoc(d doc, fields *[numFields]string) {
 			}
 		}))
 	}
-	id := uint32(len(b.seg.docs))
-	b.seg.docs = append(b.seg.docs, d)
+	id := uint32(len(b.docs))
+	b.docs = append(b.docs, d)
 	for term, dt := range b.cur {
 		b.addPosting(term, id, dt.tf, &dt.pos)
 		b.free = append(b.free, dt)
@@ -120,28 +126,86 @@ func (b *builder) addPosting(term string, id uint32, tf [numFields]uint32, pos *
 	p.n++
 }
 
-// encode renders the segment as an index file.
+// encode renders the segment as an index file. Sources are written
+// sorted by path, each with the range of its documents (which the
+// builder adds source by source); documents keep their numbers.
 func (b *builder) encode() []byte {
 	e := &enc{b: make([]byte, headerLen, 1<<16)}
-	s := &b.seg
-	e.u64(s.id)
-	e.u64(s.baseID)
-	e.uvarint(uint64(len(s.dirs)))
-	for _, d := range s.dirs {
+	e.u64(b.id)
+	e.u64(b.baseID)
+	e.uvarint(uint64(len(b.dirs)))
+	for _, d := range b.dirs {
 		e.str(d.path)
 		e.varint(d.mtime)
 		e.byte1(flag(d.racy))
 	}
-	e.uvarint(uint64(len(s.sources)))
-	for _, src := range s.sources {
-		encodeSource(e, src)
+	order := make([]int, len(b.sources))
+	for i := range order {
+		order[i] = i
 	}
-	e.uvarint(uint64(len(s.docs)))
-	for i := range s.docs {
-		encodeDoc(e, &s.docs[i])
+	sort.SliceStable(order, func(x, y int) bool { return b.sources[order[x]].path < b.sources[order[y]].path })
+	renum := make([]uint32, len(b.sources))
+	for at, i := range order {
+		renum[i] = uint32(at)
 	}
-	e.uvarint(uint64(len(s.removed)))
-	for _, r := range s.removed {
+	first := make([]uint32, len(b.sources))
+	count := make([]uint32, len(b.sources))
+	for i := range b.docs {
+		if s := b.docs[i].src; count[s] == 0 {
+			first[s] = uint32(i)
+		}
+		count[b.docs[i].src]++
+	}
+	var blob enc
+	e.uvarint(uint64(len(order)))
+	for _, i := range order {
+		s := &b.sources[i]
+		e.u64(uint64(s.size))
+		e.u64(uint64(s.mtime))
+		e.u64(uint64(s.ctime))
+		e.u64(s.ino)
+		e.u32(uint32(len(blob.b)))
+		e.u32(uint32(len(s.path)))
+		blob.b = append(append(blob.b, s.path...), 0)
+		e.u32(first[i])
+		e.u32(count[i])
+		e.b = append(e.b, s.kind, flag(s.racy), 0, 0, 0, 0, 0, 0)
+	}
+	e.uvarint(uint64(len(blob.b)))
+	e.b = append(e.b, blob.b...)
+	blob.b = blob.b[:0]
+	var sums [numFields]uint64
+	e.uvarint(uint64(len(b.docs)))
+	for i := range b.docs {
+		d := &b.docs[i]
+		e.u32(renum[d.src])
+		e.b = append(e.b, typeByte(d.typ), flag(d.private), flag(d.expires != ""), 0)
+		e.u32(d.entry)
+		e.u32(d.line)
+		e.u64(uint64(d.modified))
+		for f, l := range d.lens {
+			e.u32(l)
+			sums[f] += uint64(l)
+		}
+		start := len(blob.b)
+		blob.str(d.name)
+		blob.str(d.expires)
+		blob.uvarint(uint64(len(d.tags)))
+		for _, t := range d.tags {
+			blob.str(t)
+		}
+		blob.str(d.hash)
+		blob.str(d.day)
+		e.u32(uint32(start))
+		e.u32(uint32(len(blob.b) - start))
+	}
+	e.uvarint(uint64(len(blob.b)))
+	e.b = append(e.b, blob.b...)
+	for _, s := range sums {
+		e.u64(s)
+	}
+	e.uvarint(uint64(len(b.removed)))
+	for _, r := range b.removed {
 		e.str(r)
 	}
 	b.encodeTables(e)
@@ -149,36 +213,6 @@ func (b *builder) encode() []byte {
 	binary.LittleEndian.PutUint32(e.b[len(magic):], formatVersion)
 	binary.LittleEndian.PutUint32(e.b[len(magic)+4:], crc32.Checksum(e.b[headerLen:], castagnoli()))
 	return e.b
-}
-
-func encodeSource(e *enc, s source) {
-	e.str(s.path)
-	e.byte1(s.kind)
-	e.varint(s.size)
-	e.varint(s.mtime)
-	e.varint(s.ctime)
-	e.uvarint(s.ino)
-	e.byte1(flag(s.racy))
-}
-
-func encodeDoc(e *enc, d *doc) {
-	e.uvarint(uint64(d.src))
-	e.byte1(typeByte(d.typ))
-	e.byte1(flag(d.private))
-	e.str(d.name)
-	e.str(d.expires)
-	e.varint(d.modified)
-	e.uvarint(uint64(len(d.tags)))
-	for _, t := range d.tags {
-		e.str(t)
-	}
-	for _, l := range d.lens {
-		e.uvarint(uint64(l))
-	}
-	e.uvarint(uint64(d.entry))
-	e.uvarint(uint64(d.line))
-	e.str(d.hash)
-	e.str(d.day)
 }
 
 // encodeTables writes the dictionary (sorted terms and their postings)

@@ -110,11 +110,19 @@ func (t *tfs) add(g int32, tf [numFields]uint32) {
 }
 
 func (e *evaluator) termTF(term string) *tfs {
-	t := &tfs{}
+	ps := make([]postings, len(e.v.segs))
+	n := 0
 	for i, s := range e.v.segs {
-		p := s.lookup(term)
+		ps[i] = s.lookup(term)
+		n += ps[i].n
+	}
+	// Sized once: a common word is in most documents, and growing the
+	// lists by doubling faulted in twice the memory.
+	t := &tfs{docs: make([]int32, 0, n), tf: make([][numFields]uint32, 0, n)}
+	for i, s := range e.v.segs {
+		p := &ps[i]
 		for p.next() {
-			if int(p.doc) >= len(s.docs) || e.v.dead[i][p.doc] {
+			if int(p.doc) >= s.ndoc() || e.v.dead[i][p.doc] {
 				continue
 			}
 			t.df++
@@ -135,7 +143,7 @@ func (e *evaluator) prefixTF(prefix string) *tfs {
 		for _, term := range expand(s, prefix) {
 			p := s.lookup(term)
 			for p.next() {
-				if int(p.doc) >= len(s.docs) || e.v.dead[i][p.doc] {
+				if int(p.doc) >= s.ndoc() || e.v.dead[i][p.doc] {
 					continue
 				}
 				g := e.v.first[i] + int32(p.doc)
@@ -193,21 +201,22 @@ func (e *evaluator) leaf(t *tfs) []match {
 	idf := math.Log(1 + (n-float64(t.df)+0.5)/(float64(t.df)+0.5))
 	out := make([]match, len(t.docs))
 	for i, g := range t.docs {
-		_, d, _ := e.v.at(g)
-		out[i] = match{doc: g, score: idf * e.saturate(&t.tf[i], d), words: 1}
+		s, x := e.v.at(g)
+		lens := s.lens(x)
+		out[i] = match{doc: g, score: idf * e.saturate(&t.tf[i], &lens), words: 1}
 	}
 	return out
 }
 
 // saturate is the term part of the score: each field's frequency,
 // normalised by the field's length and saturated, weighted and summed.
-func (e *evaluator) saturate(tf *[numFields]uint32, d *doc) float64 {
+func (e *evaluator) saturate(tf, lens *[numFields]uint32) float64 {
 	var s float64
 	for f, n := range tf {
 		if n == 0 {
 			continue
 		}
-		norm := 1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/e.v.avg[f]
+		norm := 1 - fieldB[f] + fieldB[f]*float64(lens[f])/e.v.avg[f]
 		s += fieldWeight[f] * float64(n) * (k1 + 1) / (k1*norm + float64(n))
 	}
 	return s

@@ -16,24 +16,31 @@ import (
 func (ix *Index) filter(v *view, q *Query) func(g int32) bool {
 	keep := make([]bool, total(v))
 	done := ix.distilled(v)
-	v.each(func(g int32, d *doc, src *source) {
-		keep[g] = !done[g] && matchesOptions(d, src, q)
+	v.each(func(g int32, s *segment, i int) {
+		keep[g] = !done[g] && matchesOptions(s, i, q)
 	})
 	return func(g int32) bool { return keep[g] }
 }
 
 func total(v *view) int {
 	last := len(v.segs) - 1
-	return int(v.first[last]) + len(v.segs[last].docs)
+	return int(v.first[last]) + v.segs[last].ndoc()
 }
 
-func matchesOptions(d *doc, src *source, q *Query) bool {
-	if d.private && !q.IncludePrivate {
+// matchesOptions reads only the fixed part of document i of s, unless
+// the query asks for tags or dates.
+func matchesOptions(s *segment, i int, q *Query) bool {
+	h := s.head(i)
+	if h.private && !q.IncludePrivate {
 		return false
 	}
-	if len(q.Types) > 0 && !hasType(q.Types, d) {
+	if len(q.Types) > 0 && !hasType(q.Types, h.typ) {
 		return false
 	}
+	if len(q.Tags) == 0 && q.Since == "" && q.Until == "" {
+		return true
+	}
+	d := s.doc(i)
 	for _, want := range q.Tags {
 		if !hasTag(d.tags, want) {
 			return false
@@ -41,7 +48,7 @@ func matchesOptions(d *doc, src *source, q *Query) bool {
 	}
 	if q.Since != "" || q.Until != "" {
 		day := d.day
-		if src.kind == srcTopic {
+		if s.srcKind(int(h.src)) == srcTopic {
 			day = time.Unix(d.modified, 0).In(time.Local).Format(time.DateOnly)
 		}
 		if q.Since != "" && day < q.Since || q.Until != "" && day > q.Until {
@@ -51,9 +58,9 @@ func matchesOptions(d *doc, src *source, q *Query) bool {
 	return true
 }
 
-func hasType(types []typesx.Type, d *doc) bool {
+func hasType(types []typesx.Type, typ typesx.Type) bool {
 	for _, t := range types {
-		if t == d.typ {
+		if t == typ {
 			return true
 		}
 	}
@@ -75,9 +82,9 @@ func hasTag(tags []string, want string) bool {
 func (ix *Index) distilled(v *view) map[int32]bool {
 	var entries []dailylog.Entry
 	var ids []int32
-	v.each(func(g int32, d *doc, src *source) {
-		if src.kind == srcLog {
-			entries = append(entries, dailylog.Entry{File: src.path, Hash: d.hash})
+	v.each(func(g int32, s *segment, i int) {
+		if src := s.docSrc(i); s.srcKind(src) == srcLog {
+			entries = append(entries, dailylog.Entry{File: s.srcPath(src), Hash: s.doc(i).hash})
 			ids = append(ids, g)
 		}
 	})

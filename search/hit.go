@@ -14,19 +14,22 @@ import (
 // hit reads a ranked document's file again for what a hit shows: the
 // description, the tags and a snippet from the field that matched best.
 // The file is read now, so the snippet is the file as it is.
-func (ix *Index) hit(r ranked, pq *parsed, now time.Time) Hit {
+func (ix *Index) hit(v *view, r ranked, pq *parsed, now time.Time) Hit {
+	s, x := v.at(r.g)
+	d := s.doc(x)
+	src := s.source(int(d.src))
 	// Strings of the index point into its file's bytes: a hit gets
 	// copies, so it does not keep the whole index alive.
-	h := Hit{File: strings.Clone(r.src.path), Kind: kindTopic, Name: strings.Clone(r.d.name), Type: r.d.typ, Score: round3(r.score),
-		Modified: time.Unix(r.d.modified, 0).UTC(), ExactName: r.tier == 0, Private: r.d.private,
-		Expired: r.d.expires != "" && r.d.expires < now.Format(time.DateOnly)}
-	data, _ := atomicfile.ReadInside(ix.dir.Path, r.src.path)
-	if r.src.kind == srcLog {
-		ix.logHit(&h, r, data, pq)
+	h := Hit{File: strings.Clone(src.path), Kind: kindTopic, Name: strings.Clone(d.name), Type: d.typ, Score: round3(r.score),
+		Modified: time.Unix(d.modified, 0).UTC(), ExactName: r.tier == 0, Private: d.private,
+		Expired: d.expires != "" && d.expires < now.Format(time.DateOnly)}
+	data, _ := atomicfile.ReadInside(ix.dir.Path, src.path)
+	if src.kind == srcLog {
+		logHit(&h, &d, src.path, data, pq)
 		return h
 	}
 	body := string(data)
-	if t, err := memdir.ParseTopic(path.Base(r.src.path), data); err == nil {
+	if t, err := memdir.ParseTopic(path.Base(src.path), data); err == nil {
 		h.Description, h.Tags, body = t.Description, t.Tags, t.Body
 	}
 	h.Snippet = firstSnippet(pq, body, h.Description)
@@ -37,12 +40,12 @@ func (ix *Index) hit(r ranked, pq *parsed, now time.Time) Hit {
 }
 
 // logHit fills in a log entry's day, number, line and text.
-func (ix *Index) logHit(h *Hit, r ranked, data []byte, pq *parsed) {
-	h.Kind, h.Day, h.Entry, h.Line = kindLog, strings.Clone(r.d.day), int(r.d.entry), int(r.d.line)
-	h.Modified = time.Unix(r.d.modified, 0)
-	entries, _ := dailylog.Parse(data, r.src.path)
+func logHit(h *Hit, d *doc, file string, data []byte, pq *parsed) {
+	h.Kind, h.Day, h.Entry, h.Line = kindLog, strings.Clone(d.day), int(d.entry), int(d.line)
+	h.Modified = time.Unix(d.modified, 0)
+	entries, _ := dailylog.Parse(data, file)
 	text := ""
-	if i := int(r.d.entry) - 1; i >= 0 && i < len(entries) && entries[i].Hash == r.d.hash {
+	if i := int(d.entry) - 1; i >= 0 && i < len(entries) && entries[i].Hash == d.hash {
 		text = entries[i].Text
 	}
 	if h.Name == "" {

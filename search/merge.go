@@ -4,20 +4,20 @@ package search
 // builder, postings and all, without reading or tokenizing anything
 // again. Documents keep their order, after those already in the builder.
 func (b *builder) absorb(s *segment, dead map[string]bool) {
-	srcMap := make([]int64, len(s.sources))
-	for i, src := range s.sources {
+	srcMap := make([]int64, s.nsrc())
+	for i := range srcMap {
 		srcMap[i] = -1
-		if !dead[src.path] {
+		if src := s.source(i); !dead[src.path] {
 			srcMap[i] = int64(b.addSource(src))
 		}
 	}
-	docMap := make([]int64, len(s.docs))
-	for i, d := range s.docs {
+	docMap := make([]int64, s.ndoc())
+	for i := range docMap {
 		docMap[i] = -1
-		if srcMap[d.src] >= 0 {
+		if d := s.doc(i); srcMap[d.src] >= 0 {
 			d.src = uint32(srcMap[d.src])
-			docMap[i] = int64(len(b.seg.docs))
-			b.seg.docs = append(b.seg.docs, d)
+			docMap[i] = int64(len(b.docs))
+			b.docs = append(b.docs, d)
 		}
 	}
 	var pos [numFields][]uint32

@@ -23,7 +23,7 @@ func (e *evaluator) phraseTF(seq []phraseTerm) *tfs {
 					continue docs
 				}
 			}
-			if int(doc) >= len(s.docs) || e.v.dead[i][doc] {
+			if int(doc) >= s.ndoc() || e.v.dead[i][doc] {
 				continue
 			}
 			var tf [numFields]uint32

@@ -45,15 +45,16 @@ func HalfLife(t typesx.Type, log bool) time.Duration {
 	return 0
 }
 
-// recency is the factor age leaves of a score.
-func recency(d *doc, src *source, now time.Time) float64 {
+// recency is the factor age leaves of the score of document i of s,
+// whose fixed part is h; today is now's date.
+func recency(s *segment, i int, h *docHead, now time.Time, today string) float64 {
 	f := 1.0
-	if h := HalfLife(d.typ, src.kind == srcLog); h > 0 {
-		if age := now.Sub(time.Unix(d.modified, 0)); age > 0 {
-			f = 1 - maxFade*(1-math.Exp2(-float64(age)/float64(h)))
+	if hl := HalfLife(h.typ, s.srcKind(int(h.src)) == srcLog); hl > 0 {
+		if age := now.Sub(time.Unix(h.modified, 0)); age > 0 {
+			f = 1 - maxFade*(1-math.Exp2(-float64(age)/float64(hl)))
 		}
 	}
-	if d.expires != "" && d.expires < now.Format(time.DateOnly) {
+	if h.expiring && s.expires(i) < today {
 		f *= expiredCut
 	}
 	return f
@@ -66,10 +67,8 @@ func recallBoost(n int) float64 { return 1 + min(maxBoost, 0.05*math.Log2(1+floa
 // ranked is a document in the order a search returns it.
 type ranked struct {
 	g     int32
-	d     *doc
-	src   *source
+	tier  int32 // 0 exact name, 1 has every word, 2 has some
 	score float64
-	tier  int // 0 exact name, 1 has every word, 2 has some
 }
 
 // rank evaluates the query, relaxing words side by side to OR when fewer
@@ -90,33 +89,35 @@ func (ix *Index) rank(v *view, pq *parsed, keep func(int32) bool, limit int, now
 	out := make([]ranked, 0, len(strict)+len(loose))
 	for tier, ms := range [][]match{strict, loose} {
 		for _, m := range ms {
-			_, d, src := v.at(m.doc)
-			out = append(out, ranked{g: m.doc, d: d, src: src, score: m.score, tier: tier + 1})
+			out = append(out, ranked{g: m.doc, score: m.score, tier: int32(tier + 1)})
 		}
 	}
-	markExact(out, pq.words)
+	markExact(v, out, pq.words)
 	recalls := ix.loadRecalls()
+	today := now.Format(time.DateOnly)
 	for i := range out {
 		r := &out[i]
-		r.score *= recency(r.d, r.src, now)
-		if r.src.kind == srcTopic {
-			r.score *= recallBoost(recalls[r.src.path].count)
+		s, x := v.at(r.g)
+		h := s.head(x)
+		r.score *= recency(s, x, &h, now, today)
+		if len(recalls) > 0 && s.srcKind(int(h.src)) == srcTopic {
+			r.score *= recallBoost(recalls[s.srcPath(int(h.src))].count)
 		}
 	}
-	return best(out, limit)
+	return best(v, out, limit)
 }
 
 // best returns the first limit of out in ranking order, sorting only
 // those: a common word matches thousands of memories.
-func best(out []ranked, limit int) []ranked {
+func best(v *view, out []ranked, limit int) []ranked {
 	top := make([]ranked, 0, min(limit, len(out))+1)
 	for i := range out {
 		r := &out[i]
-		if len(top) == limit && !before(r, &top[len(top)-1]) {
+		if len(top) == limit && !before(v, r, &top[len(top)-1]) {
 			continue
 		}
 		at, _ := slices.BinarySearchFunc(top, r, func(a ranked, b *ranked) int {
-			if before(&a, b) {
+			if before(v, &a, b) {
 				return -1
 			}
 			return 1
@@ -132,7 +133,7 @@ func best(out []ranked, limit int) []ranked {
 // markExact puts the memories whose name is exactly the query's words in
 // tier 0. Only the best matches by relevance can be: a name that is the
 // whole query scores high on the heaviest field.
-func markExact(out []ranked, words []string) {
+func markExact(v *view, out []ranked, words []string) {
 	floor := math.Inf(-1)
 	if len(out) > exactWindow {
 		scores := make([]float64, len(out))
@@ -144,7 +145,10 @@ func markExact(out []ranked, words []string) {
 	}
 	tk := newTokenizer()
 	for i := range out {
-		if out[i].tier == 1 && out[i].score >= floor && sameWords(tk, out[i].d.name, words) {
+		if out[i].tier != 1 || out[i].score < floor {
+			continue
+		}
+		if s, x := v.at(out[i].g); sameWords(tk, s.name(x), words) {
 			out[i].tier = 0
 		}
 	}
@@ -163,16 +167,22 @@ func sameWords(tk *tokenizer, text string, want []string) bool {
 	return same && n == len(want)
 }
 
-func before(a, b *ranked) bool {
+// before orders ranked documents: tier, score, the newer, path, entry.
+func before(v *view, a, b *ranked) bool {
 	switch {
 	case a.tier != b.tier:
 		return a.tier < b.tier
 	case a.score != b.score:
 		return a.score > b.score
-	case a.d.modified != b.d.modified:
-		return a.d.modified > b.d.modified
-	case a.src.path != b.src.path:
-		return a.src.path < b.src.path
 	}
-	return a.d.entry < b.d.entry
+	sa, xa := v.at(a.g)
+	sb, xb := v.at(b.g)
+	ha, hb := sa.head(xa), sb.head(xb)
+	if ha.modified != hb.modified {
+		return ha.modified > hb.modified
+	}
+	if pa, pb := sa.srcPath(int(ha.src)), sb.srcPath(int(hb.src)); pa != pb {
+		return pa < pb
+	}
+	return ha.entry < hb.entry
 }

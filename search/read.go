@@ -24,7 +24,7 @@ func (b *builder) addFile(s source, data []byte) {
 		return
 	}
 	var fields [numFields]string
-	d := doc{src: src}
+	d := doc{docHead: docHead{src: src}}
 	t, err := memdir.ParseTopic(path.Base(s.path), data)
 	if err != nil {
 		d.name = strings.TrimSuffix(path.Base(s.path), ".md")
@@ -51,8 +51,8 @@ func (b *builder) addFile(s source, data []byte) {
 func (b *builder) addLog(src uint32, s source, data []byte) {
 	entries, _ := dailylog.Parse(data, s.path)
 	for i, e := range entries {
-		d := doc{src: src, typ: e.Type, name: e.Title, entry: uint32(i + 1), line: uint32(e.Line),
-			hash: e.Hash, day: e.Date, modified: entryTime(e).Unix()}
+		d := doc{docHead: docHead{src: src, typ: e.Type, entry: uint32(i + 1), line: uint32(e.Line),
+			modified: entryTime(e).Unix()}, name: e.Title, hash: e.Hash, day: e.Date}
 		fields := [numFields]string{fieldName: e.Title, fieldBody: e.Text}
 		b.addDoc(d, &fields)
 	}

@@ -147,7 +147,7 @@ func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, e
 	ranked := ix.rank(v, pq, keep, q.Limit, now)
 	var files []string
 	for _, r := range ranked {
-		h := ix.hit(r, pq, now)
+		h := ix.hit(v, r, pq, now)
 		hits = append(hits, h)
 		if h.Kind == kindTopic {
 			files = append(files, h.File)

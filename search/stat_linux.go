@@ -44,6 +44,10 @@ func (s *statDir) stamp(name string) (size, mtime, ctime int64, ino uint64, ok b
 	} else {
 		err = unix.Lstat(filepath.Join(s.path, name), &st)
 	}
+	return regular(&st, err)
+}
+
+func regular(st *unix.Stat_t, err error) (size, mtime, ctime int64, ino uint64, ok bool) {
 	if err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return 0, 0, 0, 0, false
 	}

@@ -199,8 +199,7 @@ func (ix *Index) state() IndexState {
 	if delta != nil && delta.baseID != base.id {
 		delta = nil
 	}
-	known, dirs := sourcesOf(base, delta)
-	sc := scanFiles(ix.dir.Path, known, dirs)
+	sc := scanFiles(ix.dir.Path, knownOf(base, delta), dirsOf(base, delta))
 	v := newView(&current{base: base, delta: delta})
 	changed := len(sc.changed) - sc.racy + len(sc.deleted)
 	st := IndexState{Built: true, Documents: v.live, Bytes: base.size, Fresh: changed == 0, Changed: changed}

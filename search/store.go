@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -52,14 +51,13 @@ func (ix *Index) refresh() (*current, error) {
 			delta = nil // written for an older base: the scan redoes it
 		}
 	}
-	known, dirs := sourcesOf(base, delta)
-	sc := scanFiles(ix.dir.Path, known, dirs)
+	sc := scanFiles(ix.dir.Path, knownOf(base, delta), dirsOf(base, delta))
 	cur := &current{base: base, delta: delta, scan: sc}
 	var err error
 	switch {
 	case base == nil:
 		b := newBuilder(rand.Uint64(), 0)
-		ix.addFiles(b, sc, sc.paths())
+		ix.addFiles(b, sc, sc.changed)
 		cur.base, err = ix.save(b, 0)
 		cur.rebuilt = true
 	case !sc.fresh():
@@ -81,16 +79,16 @@ func (ix *Index) update(base, delta *segment, sc *scan) (*segment, *segment, err
 			removed[p] = true
 		}
 	}
-	for _, s := range base.sources {
-		if dead[s.path] {
-			removed[s.path] = true
+	for i := range base.nsrc() {
+		if p := base.srcPath(i); dead[p] {
+			removed[p] = true
 		}
 	}
 	size := len(sc.changed)
 	if delta != nil {
-		size += len(delta.sources)
+		size += delta.nsrc()
 	}
-	if size > compactAt(len(base.sources)) {
+	if size > compactAt(base.nsrc()) {
 		b := newBuilder(rand.Uint64(), 0)
 		b.absorb(base, union(removed, dead))
 		if delta != nil {
@@ -105,7 +103,7 @@ func (ix *Index) update(base, delta *segment, sc *scan) (*segment, *segment, err
 		b.absorb(delta, dead)
 	}
 	ix.addFiles(b, sc, sortKeys(sc.changed))
-	b.seg.removed = sortedKeys(removed)
+	b.removed = sortedKeys(removed)
 	nd, err := ix.save(b, base.id)
 	return base, nd, err
 }
@@ -123,7 +121,7 @@ func (ix *Index) addFiles(b *builder, sc *scan, paths []string) {
 			b.addFile(srcs[i], data)
 		}
 	}
-	b.seg.dirs = sc.dirs
+	b.dirs = sc.dirs
 }
 
 // save encodes a builder's segment and writes it: a base when baseID is
@@ -231,37 +229,15 @@ func (ix *Index) load(name string) *segment {
 	return s
 }
 
-// sourcesOf is every source the index holds, the delta's over the
-// base's, sorted by path, and the directory stamps of the newest listing;
-// nil when there is no index.
-func sourcesOf(base, delta *segment) ([]*source, []stamp) {
-	if base == nil {
-		return nil, nil
+// dirsOf is the directory stamps of the index's newest listing.
+func dirsOf(base, delta *segment) []stamp {
+	switch {
+	case delta != nil:
+		return delta.dirs
+	case base != nil:
+		return base.dirs
 	}
-	known := make([]*source, 0, len(base.sources))
-	dirs := base.dirs
-	var masked map[string]bool
-	if delta != nil {
-		masked = make(map[string]bool, len(delta.removed)+len(delta.sources))
-		for _, p := range delta.removed {
-			masked[p] = true
-		}
-		for i := range delta.sources {
-			masked[delta.sources[i].path] = true
-			known = append(known, &delta.sources[i])
-		}
-		dirs = delta.dirs
-	}
-	for i := range base.sources {
-		if !masked[base.sources[i].path] {
-			known = append(known, &base.sources[i])
-		}
-	}
-	byPath := func(a, b *source) int { return strings.Compare(a.path, b.path) }
-	if !slices.IsSortedFunc(known, byPath) {
-		slices.SortFunc(known, byPath)
-	}
-	return known, dirs
+	return nil
 }
 
 func union(a, b map[string]bool) map[string]bool {

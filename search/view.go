@@ -11,35 +11,50 @@ type view struct {
 	avg   [numFields]float64
 }
 
+// newView masks the base's documents of every path the delta read again
+// or removed. The average field lengths come from each segment's sums,
+// less the masked documents': no document is read for them.
 func newView(cur *current) *view {
 	v := &view{segs: []*segment{cur.base}}
-	masked := map[string]bool{}
 	if cur.delta != nil {
 		v.segs = append(v.segs, cur.delta)
-		for _, p := range cur.delta.removed {
-			masked[p] = true
-		}
-		for _, s := range cur.delta.sources {
-			masked[s.path] = true
-		}
 	}
 	var sum [numFields]float64
 	next := int32(0)
-	for i, s := range v.segs {
+	for _, s := range v.segs {
 		v.first = append(v.first, next)
-		next += int32(len(s.docs))
-		dead := make([]bool, len(s.docs))
-		for d := range s.docs {
-			if i == 0 && len(masked) > 0 && masked[s.sources[s.docs[d].src].path] {
-				dead[d] = true
-				continue
+		next += int32(s.ndoc())
+		v.dead = append(v.dead, make([]bool, s.ndoc()))
+		v.live += s.ndoc()
+		for f := range sum {
+			sum[f] += float64(s.lensSum[f])
+		}
+	}
+	if d := cur.delta; d != nil {
+		base := cur.base
+		mask := func(p string) {
+			i := base.findSource(p)
+			if i < 0 {
+				return
 			}
-			v.live++
-			for f, l := range s.docs[d].lens {
-				sum[f] += float64(l)
+			first, n := base.srcDocs(i)
+			for x := first; x < first+n; x++ {
+				if v.dead[0][x] {
+					continue
+				}
+				v.dead[0][x] = true
+				v.live--
+				for f, l := range base.lens(x) {
+					sum[f] -= float64(l)
+				}
 			}
 		}
-		v.dead = append(v.dead, dead)
+		for _, p := range d.removed {
+			mask(p)
+		}
+		for i := range d.nsrc() {
+			mask(d.srcPath(i))
+		}
 	}
 	for f := range sum {
 		v.avg[f] = max(sum[f]/float64(max(v.live, 1)), 1)
@@ -47,24 +62,22 @@ func newView(cur *current) *view {
 	return v
 }
 
-// at returns the segment, its document and its source for a global
-// document number.
-func (v *view) at(g int32) (*segment, *doc, *source) {
+// at returns the segment of a global document number and the document's
+// number there.
+func (v *view) at(g int32) (*segment, int) {
 	i := len(v.segs) - 1
 	for i > 0 && g < v.first[i] {
 		i--
 	}
-	s := v.segs[i]
-	d := &s.docs[g-v.first[i]]
-	return s, d, &s.sources[d.src]
+	return v.segs[i], int(g - v.first[i])
 }
 
 // each calls fn for every live document.
-func (v *view) each(fn func(g int32, d *doc, src *source)) {
-	for i, s := range v.segs {
-		for d := range s.docs {
-			if !v.dead[i][d] {
-				fn(v.first[i]+int32(d), &s.docs[d], &s.sources[s.docs[d].src])
+func (v *view) each(fn func(g int32, s *segment, i int)) {
+	for k, s := range v.segs {
+		for i := range s.ndoc() {
+			if !v.dead[k][i] {
+				fn(v.first[k]+int32(i), s, i)
 			}
 		}
 	}
