@@ -80,7 +80,32 @@ func ReadInside(dir, rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	return readFull(f)
+}
+
+// readFull reads an open file from its start to its end, in one
+// allocation when its size is known: io.ReadAll grows its buffer step by
+// step, and for a 2 MB MEMORY.md the copies and the clearing of each
+// larger buffer were a fifth of an add.
+func readFull(f *os.File) ([]byte, error) {
+	size := int64(0)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	buf := make([]byte, 0, max(size, 0)+512)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.ReadAt(buf[len(buf):cap(buf)], int64(len(buf)))
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // StatInside is os.Stat for the path rel inside dir: it follows symlinks
@@ -133,7 +158,7 @@ func readStamped(root *os.Root, rel string) ([]byte, Stamp, error) {
 		return nil, Stamp{}, outside(rel, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(f)
+	data, err := readFull(f)
 	if err != nil {
 		return nil, Stamp{}, err
 	}
@@ -179,7 +204,7 @@ func (s Stamp) check(root *os.Root, rel string) (*os.File, error) {
 
 // stampOpen stamps an open file's whole content.
 func stampOpen(f *os.File) (Stamp, error) {
-	data, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
+	data, err := readFull(f)
 	if err != nil {
 		return Stamp{}, err
 	}

@@ -2,6 +2,7 @@ package index
 
 import (
 	"testing"
+	"unicode/utf16"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -43,4 +44,17 @@ func TestMeasureIndexNamesInvisible(t *testing.T) {
 	if diff := cmp.Diff(Measure(ix.Bytes(), DefaultCaps), p); diff != "" {
 		t.Errorf("MeasureIndex differs from Measure (-want +got):\n%s", diff)
 	}
+}
+
+// FuzzUTF16Len checks the eight-bytes-at-a-time count against Go's own
+// UTF-16 encoding of the runes (an invalid byte is one U+FFFD).
+func FuzzUTF16Len(f *testing.F) {
+	for _, s := range []string{"", "plain ascii text, longer than eight", "Zürich 🙂 naïve\xff\xfe tail of ascii", "12345678\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := utf16Len(s), len(utf16.Encode([]rune(s))); got != want {
+			t.Errorf("utf16Len(%q) = %d, want %d", s, got, want)
+		}
+	})
 }
