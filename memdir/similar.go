@@ -326,17 +326,41 @@ func plainLetters[S string | []byte](w S) bool {
 // the check stays cheap at 10,000 entries.
 type matcher struct {
 	probe Terms
-	keys  map[string]bool // the first two bytes of each probe term
+	keys  pairSet // the first two bytes of each probe term
 	// special holds, for every word whose terms may not start with its
-	// own first two letters, how many probe terms it gives.
-	special map[string]int
-	buf     []byte // the current word, lowercased
+	// own first two letters, how many probe terms it gives; specialKeys
+	// their first two bytes, so most words skip the map.
+	special     map[string]int
+	specialKeys pairSet
+	buf         []byte // the current word, lowercased
 }
 
+// pairSet is a set of two-byte prefixes (a one-byte word is its byte and
+// 0), tested without hashing: the duplicate check tests every word of
+// every entry of its type.
+type pairSet [1 << 16 / 64]uint64
+
+func pairOf[S string | []byte](w S) uint16 {
+	switch len(w) {
+	case 0:
+		return 0
+	case 1:
+		return uint16(w[0]) << 8
+	}
+	return uint16(w[0])<<8 | uint16(w[1])
+}
+
+func (p *pairSet) add(k uint16)      { p[k/64] |= 1 << (k % 64) }
+func (p *pairSet) has(k uint16) bool { return p[k/64]&(1<<(k%64)) != 0 }
+
 func newMatcher(probe string) *matcher {
-	m := &matcher{probe: TermsOf(probe), keys: map[string]bool{}, special: map[string]int{}}
+	m := &matcher{probe: TermsOf(probe), special: map[string]int{}}
 	for t := range m.probe {
-		m.keys[termKey(t)] = true
+		if len(t) >= 2 {
+			// A word of three or more letters is tested by its first
+			// two (hits); a shorter one is counted exactly.
+			m.keys.add(pairOf(t))
+		}
 	}
 	for _, set := range []map[string]bool{negations, snowballExceptions} {
 		for w := range set {
@@ -345,6 +369,9 @@ func newMatcher(probe string) *matcher {
 	}
 	for w := range abbreviations {
 		m.special[w] = m.count(w)
+	}
+	for w := range m.special {
+		m.specialKeys.add(pairOf(w))
 	}
 	return m
 }
@@ -360,7 +387,6 @@ func (m *matcher) count(w string) int {
 	return n
 }
 
-func termKey[S string | []byte](t S) string { return string(t[:min(2, len(t))]) }
 
 // similar reports what Similar(probe, title+" "+hook) reports; the score
 // is exact whenever ok is true.
@@ -421,13 +447,15 @@ func (m *matcher) couldBeSimilar(parts ...string) bool {
 // letters start a probe term (a stop word may be counted: the bound only
 // loosens).
 func (m *matcher) hits(w []byte) int {
-	if n, ok := m.special[string(w)]; ok {
-		return n
+	if m.specialKeys.has(pairOf(w)) {
+		if n, ok := m.special[string(w)]; ok {
+			return n
+		}
 	}
 	if len(w) <= 2 || !plainLetters(w) {
 		return m.count(string(w))
 	}
-	if m.keys[string(w[:2])] {
+	if m.keys.has(pairOf(w)) {
 		return 1
 	}
 	return 0
