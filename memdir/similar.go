@@ -387,7 +387,6 @@ func (m *matcher) count(w string) int {
 	return n
 }
 
-
 // similar reports what Similar(probe, title+" "+hook) reports; the score
 // is exact whenever ok is true.
 func (m *matcher) similar(title, hook string) (score float64, ok bool) {
