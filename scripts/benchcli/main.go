@@ -21,6 +21,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"slices"
@@ -221,7 +222,7 @@ func ms(d time.Duration) string {
 func runReport(args []string) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	var ratios multiFlag
-	fs.Var(&ratios, "ratio", "NUM/DEN<=X: the median of NUM may be at most X times that of DEN (repeatable)")
+	fs.Var(&ratios, "ratio", "NUM/DEN<=X: the median of NUM may be at most X times that of DEN; NUM/DEN alone prints the ratio (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -247,7 +248,11 @@ func runReport(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("%-40s %10s %10s %9s %10s  %s\n", line[0], line[1], "", "", line[2], pass(ok, &failed))
+		verdict := "-"
+		if line[2] != "-" {
+			verdict = pass(ok, &failed)
+		}
+		fmt.Printf("%-40s %10s %10s %9s %10s  %s\n", line[0], line[1], "", "", line[2], verdict)
 	}
 	if failed {
 		return errors.New("some figures missed their targets")
@@ -255,13 +260,17 @@ func runReport(args []string) error {
 	return nil
 }
 
-// checkRatio evaluates "NUM/DEN<=X" over the results.
+// checkRatio evaluates "NUM/DEN<=X" over the results; a bare "NUM/DEN"
+// has no target (its third string is "-").
 func checkRatio(spec string, results []result) ([3]string, bool, error) {
 	pair, limit, ok := strings.Cut(spec, "<=")
 	num, den, ok2 := strings.Cut(pair, "/")
 	x, err := strconv.ParseFloat(limit, 64)
-	if !ok || !ok2 || err != nil {
-		return [3]string{}, false, fmt.Errorf("bad -ratio %q: want NUM/DEN<=X", spec)
+	if !ok {
+		x, err = math.Inf(1), nil
+	}
+	if !ok2 || err != nil {
+		return [3]string{}, false, fmt.Errorf("bad -ratio %q: want NUM/DEN<=X or NUM/DEN", spec)
 	}
 	find := func(label string) (result, error) {
 		for _, r := range results {
@@ -280,7 +289,11 @@ func checkRatio(spec string, results []result) ([3]string, bool, error) {
 		return [3]string{}, false, err
 	}
 	got := float64(a.Median) / float64(b.Median)
-	return [3]string{num + " ÷ " + den, strconv.FormatFloat(got, 'f', 2, 64) + "x", "<= " + limit + "x"}, got <= x, nil
+	target := "-"
+	if ok {
+		target = "<= " + limit + "x"
+	}
+	return [3]string{num + " ÷ " + den, strconv.FormatFloat(got, 'f', 2, 64) + "x", target}, got <= x, nil
 }
 
 func pass(ok bool, failed *bool) string {
