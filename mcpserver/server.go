@@ -86,7 +86,8 @@ type Server struct {
 	rootsSeen bool   // root holds the roots listed since the last change
 	root      string // the first file:// root's directory, "" for none
 
-	live map[string]*search.Live // each memory directory's watched index
+	live  map[string]*search.Live // each memory directory's watched index
+	cache *memdir.Cache           // the adds' duplicate-check work, kept across calls
 }
 
 // New builds a server with every tool and resource registered.
@@ -98,7 +99,8 @@ func New(opts Options) (*Server, error) {
 	if w == nil {
 		w = io.Discard
 	}
-	s := &Server{opts: opts, log: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	s := &Server{opts: opts, log: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		cache: memdir.NewCache()}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "memdir", Title: "memdir: project memory", Version: opts.Version},
 		&mcp.ServerOptions{
 			Instructions:            instructions(),
@@ -133,7 +135,11 @@ func (s *Server) project(ctx context.Context, ss *mcp.ServerSession) (*Project, 
 	if s.opts.FollowRoots && ss != nil {
 		cwd = s.rootDir(ctx, ss)
 	}
-	return s.opts.Open(cwd)
+	p, err := s.opts.Open(cwd)
+	if err == nil && p.Dir != nil && p.Dir.Cache == nil {
+		p.Dir.Cache = s.cache
+	}
+	return p, err
 }
 
 // index returns the watched search index of a memory directory, kept for

@@ -145,6 +145,7 @@ func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, atomicfile.
 		desc = Describe(req.Text)
 	}
 	m := newMatcher(req.Name + " " + desc)
+	m.cache = d.Cache
 	best, how, score := bestMatch(m, ix.Lines, req, file)
 	if how != "name" {
 		// Topics that `index --fit` moved to the type's overflow index

@@ -69,6 +69,10 @@ type Dir struct {
 	// LastRecovery is what the last lock taken repaired after a holder
 	// that was killed, or nil.
 	LastRecovery *Recovery
+
+	// Cache, when set, keeps work a long-running process can reuse from
+	// one call to the next (see Cache).
+	Cache *Cache
 }
 
 // faultHook returns the Fault call for one point, or nil.

@@ -325,14 +325,23 @@ func plainLetters[S string | []byte](w S) bool {
 // matcher rules those out by counting, without stemming their words, so
 // the check stays cheap at 10,000 entries.
 type matcher struct {
-	probe Terms
-	keys  pairSet // the first two bytes of each probe term
+	probe    Terms
+	probeLen int     // probe.Len()
+	keys     pairSet // the first two bytes of each probe term
 	// special holds, for every word whose terms may not start with its
 	// own first two letters, how many probe terms it gives; specialKeys
 	// their first two bytes, so most words skip the map.
 	special     map[string]int
 	specialKeys pairSet
-	buf         []byte // the current word, lowercased
+	// counted caches count for the words that get past the prefix test:
+	// entries written from one vocabulary share most of their words, and
+	// counting each of them again (splitting and stemming) was most of an
+	// add at 10,000 entries.
+	counted map[string]int
+	buf     []byte // the current word, lowercased
+	// cache, when set, holds the entries' terms from earlier adds: with
+	// them at hand, comparing is cheaper than ruling out.
+	cache *Cache
 }
 
 // pairSet is a set of two-byte prefixes (a one-byte word is its byte and
@@ -355,6 +364,7 @@ func (p *pairSet) has(k uint16) bool { return p[k/64]&(1<<(k%64)) != 0 }
 
 func newMatcher(probe string) *matcher {
 	m := &matcher{probe: TermsOf(probe), special: map[string]int{}}
+	m.probeLen = m.probe.Len()
 	for t := range m.probe {
 		if len(t) >= 2 {
 			// A word of three or more letters is tested by its first
@@ -390,6 +400,21 @@ func (m *matcher) count(w string) int {
 // similar reports what Similar(probe, title+" "+hook) reports; the score
 // is exact whenever ok is true.
 func (m *matcher) similar(title, hook string) (score float64, ok bool) {
+	if m.cache != nil {
+		// The Jaccard score first, from the cached terms: most entries
+		// fall below the threshold, and only those above it are compared
+		// in full (negations, numbers, contrasts).
+		e := m.cache.termsOf(title, hook)
+		shared := 0
+		for t, c := range m.probe {
+			shared += min(c, e.terms[t])
+		}
+		if shared == 0 || float64(shared)/float64(m.probeLen+e.n-shared) < SimilarThreshold {
+			return 0, false
+		}
+		s := Compare(m.probe, e.terms)
+		return s.Jaccard, s.SameMemory()
+	}
 	if !m.couldBeSimilar(title, hook) {
 		return 0, false
 	}
@@ -406,7 +431,7 @@ func (m *matcher) similar(title, hook string) (score float64, ok bool) {
 // but for the few words m.special lists), so a word whose first two
 // letters start no probe term gives none.
 func (m *matcher) couldBeSimilar(parts ...string) bool {
-	n := m.probe.Len()
+	n := m.probeLen
 	if n == 0 {
 		return false // Jaccard against an empty set is 0
 	}
@@ -451,13 +476,18 @@ func (m *matcher) hits(w []byte) int {
 			return n
 		}
 	}
-	if len(w) <= 2 || !plainLetters(w) {
-		return m.count(string(w))
+	if len(w) > 2 && plainLetters(w) && !m.keys.has(pairOf(w)) {
+		return 0
 	}
-	if m.keys.has(pairOf(w)) {
-		return 1
+	if n, ok := m.counted[string(w)]; ok {
+		return n
 	}
-	return 0
+	if m.counted == nil {
+		m.counted = map[string]int{}
+	}
+	n := m.count(string(w))
+	m.counted[string(w)] = n
+	return n
 }
 
 // snowballExceptions are the words the Snowball English stemmer rewrites

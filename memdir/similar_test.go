@@ -118,7 +118,8 @@ func TestMatcherAgreesWithSimilar(t *testing.T) {
 }
 
 // FuzzMatcher checks that the matcher's quick rejection never turns away
-// a pair that Similar accepts, and that its score is Similar's.
+// a pair that Similar accepts, and that its score is Similar's, with and
+// without a Cache of the entries' terms.
 func FuzzMatcher(f *testing.F) {
 	f.Add("Testing policy real database", "Testing policy", "real database")
 	f.Add("API v1 limits", "API v1", "limits")
@@ -127,12 +128,16 @@ func FuzzMatcher(f *testing.F) {
 	f.Add("Keep PRs small", "Pull request size", "keep pull requests small")
 	f.Add("dying tests never", "Tests die", "don't never")
 	f.Add("skies it's the team's", "sky", "teams it'll")
+	cache := NewCache()
 	f.Fuzz(func(t *testing.T, probe, title, hook string) {
-		m := newMatcher(probe)
-		got, gotOK := m.similar(title, hook)
 		want, wantOK := Similar(probe, title+" "+hook)
-		if gotOK != wantOK || (gotOK && got != want) {
-			t.Fatalf("matcher = %v %v, Similar = %v %v", got, gotOK, want, wantOK)
+		for _, c := range []*Cache{nil, cache, cache} { // the second time from the cache
+			m := newMatcher(probe)
+			m.cache = c
+			got, gotOK := m.similar(title, hook)
+			if gotOK != wantOK || (gotOK && got != want) {
+				t.Fatalf("matcher (cache %v) = %v %v, Similar = %v %v", c != nil, got, gotOK, want, wantOK)
+			}
 		}
 	})
 }
