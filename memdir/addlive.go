@@ -84,7 +84,11 @@ func (d *Dir) addOnce(req AddRequest) (AddResult, addWrites, error) {
 	if err != nil {
 		return AddResult{}, w, err
 	}
-	t, st, matched, err := d.findExisting(ix, req)
+	over, err := d.readOverflowOf(req.Type)
+	if err != nil {
+		return AddResult{}, w, err
+	}
+	t, st, matched, err := d.findExisting(ix, over, req)
 	if err != nil {
 		return AddResult{}, w, err
 	}
@@ -107,7 +111,7 @@ func (d *Dir) addOnce(req AddRequest) (AddResult, addWrites, error) {
 			return AddResult{}, w, err
 		}
 	}
-	if w.overflow, err = d.placeEntry(ix, t); err != nil {
+	if w.overflow, err = d.placeEntryIn(ix, t, over); err != nil {
 		return res, w, err
 	}
 	data, err := d.writeIndex(ix, old)
@@ -125,7 +129,7 @@ func (d *Dir) addOnce(req AddRequest) (AddResult, addWrites, error) {
 // similar topic of the same type in the index. It reads only the index
 // and at most one topic file, so an add costs the same with ten topics or
 // ten thousand.
-func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, atomicfile.Stamp, string, error) {
+func (d *Dir) findExisting(ix *index.Index, over *overflowIndex, req AddRequest) (*Topic, atomicfile.Stamp, string, error) {
 	if req.New {
 		return nil, atomicfile.Stamp{}, "", nil
 	}
@@ -150,10 +154,8 @@ func (d *Dir) findExisting(ix *index.Index, req AddRequest) (*Topic, atomicfile.
 	if how != "name" {
 		// Topics that `index --fit` moved to the type's overflow index
 		// are memories too.
-		if data, err := atomicfile.ReadInside(d.Path, index.OverflowFile(req.Type)); err == nil {
-			if f, h, sc := bestMatch(m, index.Parse(data).Lines, req, file); h == "name" || sc > score {
-				best, how = f, h
-			}
+		if f, h, sc := bestMatch(m, over.ix.Lines, req, file); h == "name" || sc > score {
+			best, how = f, h
 		}
 	}
 	if best == "" {

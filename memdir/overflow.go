@@ -2,6 +2,7 @@ package memdir
 
 import (
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/typesx"
 )
 
 // placeEntry puts a topic's line where it belongs: updated in place in the
@@ -10,12 +11,39 @@ import (
 // returns the overflow file it wrote, if any. An overflow index changed
 // since it was read is not overwritten (atomicfile.ErrChanged).
 func (d *Dir) placeEntry(ix *index.Index, t *Topic) (string, error) {
-	name := index.OverflowFile(t.Type)
+	return d.placeEntryIn(ix, t, nil)
+}
+
+// overflowIndex is a type's overflow index as read under the lock: the
+// file and its parse.
+type overflowIndex struct {
+	name string
+	f    stamped
+	ix   *index.Index
+}
+
+// readOverflowOf reads and parses the overflow index of type t.
+func (d *Dir) readOverflowOf(t typesx.Type) (*overflowIndex, error) {
+	name := index.OverflowFile(t)
 	f, err := d.readStamped(name)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	over := index.Parse(f.data)
+	return &overflowIndex{name: name, f: f, ix: index.Parse(f.data)}, nil
+}
+
+// placeEntryIn is placeEntry given the overflow index already read, when
+// read is the one of t's type (an add reads it once for the duplicate
+// check and for this); nil reads it.
+func (d *Dir) placeEntryIn(ix *index.Index, t *Topic, read *overflowIndex) (string, error) {
+	name := index.OverflowFile(t.Type)
+	if read == nil || read.name != name {
+		var err error
+		if read, err = d.readOverflowOf(t.Type); err != nil {
+			return "", err
+		}
+	}
+	f, over := read.f, read.ix
 	if _, ok := over.Lookup(t.File); !f.stamp.Exists || !ok {
 		// No overflow index for this type, or the topic is not in it:
 		// the usual case.
