@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/crc32"
+	"path/filepath"
 	"sort"
+	"strings"
 	"unsafe"
 
 	"github.com/memdir/memdir/typesx"
@@ -343,8 +345,12 @@ func (s *segment) valid() bool {
 			r[48] != srcTopic && r[48] != srcLog || r[49] > 1 || first+count > uint64(s.docs.n) {
 			return false
 		}
+		// The index is no more trusted than the directory it sits in: a
+		// path must stay inside the memory directory, or the freshness
+		// check would stat what it names elsewhere.
 		p := s.srcPath(i)
-		if i > 0 && p <= prev {
+		odd := p == "" || p[0] == '/' || p[0] == '\\' || strings.Contains(p, "..") || strings.ContainsRune(p, ':')
+		if i > 0 && p <= prev || odd && !filepath.IsLocal(filepath.FromSlash(p)) {
 			return false
 		}
 		prev = p

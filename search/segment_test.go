@@ -104,3 +104,21 @@ func (ix *Index) build() (*current, error) {
 	s, err := decodeSegment(b.encode())
 	return &current{base: s, scan: sc}, err
 }
+
+// TestIndexPathsStayInside checks that an index naming a source outside
+// the memory directory is refused as damaged (and so rebuilt), so the
+// freshness check never stats what such a path names.
+func TestIndexPathsStayInside(t *testing.T) {
+	for _, p := range []string{"../outside.md", "/etc/passwd", "logs/../../x.md", ""} {
+		b := newBuilder(1, 0)
+		b.addFile(source{path: p, kind: srcTopic}, []byte(topicFile("project", "X", "Y", "Body.")))
+		if _, err := decodeSegment(b.encode()); err == nil {
+			t.Errorf("an index with source %q decoded; want it refused", p)
+		}
+	}
+	b := newBuilder(1, 0)
+	b.addFile(source{path: "project_a..b.md", kind: srcTopic}, []byte(topicFile("project", "X", "Y", "Body.")))
+	if _, err := decodeSegment(b.encode()); err != nil {
+		t.Errorf("an index with source project_a..b.md: %v; want it read", err)
+	}
+}
