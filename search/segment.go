@@ -308,6 +308,9 @@ func decodeSegment(data []byte) (*segment, error) {
 	s.dirs = make([]stamp, d.count(3))
 	for i := range s.dirs {
 		s.dirs[i] = stamp{path: d.str(), mtime: d.varint(), racy: d.byte1() == 1}
+		if !filepath.IsLocal(filepath.FromSlash(s.dirs[i].path)) {
+			d.bad = true // a directory outside the memory directory
+		}
 	}
 	s.srcs = decodeRecords(d, srcRecLen)
 	s.docs = decodeRecords(d, docRecLen)

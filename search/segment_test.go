@@ -105,9 +105,9 @@ func (ix *Index) build() (*current, error) {
 	return &current{base: s, scan: sc}, err
 }
 
-// TestIndexPathsStayInside checks that an index naming a source outside
-// the memory directory is refused as damaged (and so rebuilt), so the
-// freshness check never stats what such a path names.
+// TestIndexPathsStayInside checks that an index naming a source or a
+// directory outside the memory directory is refused as damaged (and so
+// rebuilt), so the freshness check never stats what such a path names.
 func TestIndexPathsStayInside(t *testing.T) {
 	for _, p := range []string{"../outside.md", "/etc/passwd", "logs/../../x.md", ""} {
 		b := newBuilder(1, 0)
@@ -117,6 +117,11 @@ func TestIndexPathsStayInside(t *testing.T) {
 		}
 	}
 	b := newBuilder(1, 0)
+	b.dirs = []stamp{{path: "../elsewhere"}}
+	if _, err := decodeSegment(b.encode()); err == nil {
+		t.Error("an index stamping directory ../elsewhere decoded; want it refused")
+	}
+	b = newBuilder(1, 0)
 	b.addFile(source{path: "project_a..b.md", kind: srcTopic}, []byte(topicFile("project", "X", "Y", "Body.")))
 	if _, err := decodeSegment(b.encode()); err != nil {
 		t.Errorf("an index with source project_a..b.md: %v; want it read", err)
