@@ -3,6 +3,7 @@ package search
 import (
 	"os"
 	"runtime/debug"
+	"sync"
 )
 
 // readIndexFile returns an index file's bytes: mapped read-only when
@@ -35,4 +36,27 @@ func faultGuard(f func()) (faulted bool) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	f()
 	return false
+}
+
+// parallel runs fn(0) ... fn(workers-1) side by side and waits for them.
+// Workers read the index too (paths point into a mapped file), and a
+// fault there would crash the process, since faultGuard covers only its
+// own goroutine: each worker turns faults into panics, and the first
+// worker's panic is raised again here, in the caller's goroutine.
+func parallel(workers int, fn func(w int)) {
+	panics := make([]any, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			defer func() { panics[w] = recover() }()
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			fn(w)
+		})
+	}
+	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
 }

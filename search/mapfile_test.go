@@ -73,3 +73,30 @@ func TestFaultGuardPassesOtherPanics(t *testing.T) {
 	faultGuard(func() { panic("boom") })
 	t.Fatal("faultGuard swallowed a panic that is not a fault")
 }
+
+// TestParallelFaultReachesGuard checks that a fault in a worker (a scan
+// reading paths from a mapped index truncated meanwhile) reaches the
+// caller's faultGuard instead of crashing the process.
+func TestParallelFaultReachesGuard(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("mapping is Linux-only")
+	}
+	p := filepath.Join(t.TempDir(), "index")
+	if err := os.WriteFile(p, make([]byte, 1<<16), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, ok := mapFile(p)
+	if !ok {
+		t.Fatal("mapFile could not map the file")
+	}
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	var sums [2]byte
+	faulted := faultGuard(func() {
+		parallel(2, func(w int) { sums[w] += data[len(data)-1-w] })
+	})
+	if !faulted {
+		t.Fatal("a worker's fault on a lost page did not reach the guard")
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"path"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/memdir/memdir/atomicfile"
@@ -92,16 +91,10 @@ func readFiles(dir string, srcs []source) [][]byte {
 	sd := openStatDir(dir)
 	defer sd.close()
 	workers := min(runtime.GOMAXPROCS(0)*2, len(srcs))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(srcs); i += workers {
-				out[i] = readSource(dir, sd, srcs[i])
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(workers, func(w int) {
+		for i := w; i < len(srcs); i += workers {
+			out[i] = readSource(dir, sd, srcs[i])
+		}
+	})
 	return out
 }

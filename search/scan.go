@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/memdir/memdir/dailylog"
@@ -201,19 +200,15 @@ func (sc *scan) compareKnown(dir string, k *known, at int64) {
 	defer sd.close()
 	workers := min(runtime.GOMAXPROCS(0), 4, max(k.len(), 1))
 	found := make([][]result, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for x := w; x < k.len(); x += workers {
-				seg, n := k.at(x)
-				s := statSourceZ(sd, seg.srcPath(n), seg.srcPathZ(n), at)
-				if what := compareStamp(seg, n, &s); what != stampSame {
-					found[w] = append(found[w], result{x, what, s})
-				}
+	parallel(workers, func(w int) {
+		for x := w; x < k.len(); x += workers {
+			seg, n := k.at(x)
+			s := statSourceZ(sd, seg.srcPath(n), seg.srcPathZ(n), at)
+			if what := compareStamp(seg, n, &s); what != stampSame {
+				found[w] = append(found[w], result{x, what, s})
 			}
-		})
-	}
-	wg.Wait()
+		}
+	})
 	all := slices.Concat(found...)
 	slices.SortFunc(all, func(a, b result) int { return a.x - b.x })
 	for _, r := range all {
@@ -297,17 +292,11 @@ func statSources(dir string, names []string, at int64) []source {
 	sd := openStatDir(dir)
 	defer sd.close()
 	workers := min(runtime.GOMAXPROCS(0), 4, len(names))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(names); i += workers {
-				out[i] = statSource(sd, names[i], at)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(workers, func(w int) {
+		for i := w; i < len(names); i += workers {
+			out[i] = statSource(sd, names[i], at)
+		}
+	})
 	return out
 }
 

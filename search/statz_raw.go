@@ -23,6 +23,12 @@ func (s *statDir) stampZ(nameZ []byte) (size, mtime, ctime int64, ino uint64, ok
 		if errno == unix.EINTR {
 			continue
 		}
+		if errno == unix.EFAULT {
+			// The name lies in a mapped index file truncated under
+			// this process: read it from Go, which faults into the
+			// guard's panic rather than call the file gone.
+			return s.stamp(string(nameZ[:len(nameZ)-1]))
+		}
 		if errno != 0 {
 			err = errno
 		}
