@@ -1,6 +1,9 @@
 package memdir
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // Cache keeps what a long-running process (the MCP server) would
 // otherwise work out again on every call: the terms of each index entry
@@ -40,6 +43,10 @@ func (c *Cache) termsOf(title, hook string) entryTerms {
 	}
 	t.terms = TermsOf(title + " " + hook)
 	t.n = t.terms.Len()
+	// The key gets copies: title and hook are slices of the whole index
+	// file as parsed, which a key would otherwise keep alive, one copy of
+	// the file per add.
+	k = termsKey{strings.Clone(title), strings.Clone(hook)}
 	c.mu.Lock()
 	if len(c.terms) >= cacheMax {
 		c.terms = map[termsKey]entryTerms{}

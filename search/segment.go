@@ -340,6 +340,7 @@ func decodeRecords(d *dec, size int) records {
 // in range, and each source's documents the consecutive ones naming it.
 func (s *segment) valid() bool {
 	prev := ""
+	docs := uint64(0)
 	for i := range s.srcs.n {
 		r := s.srcs.rec(i, srcRecLen)
 		off, n := uint64(le32(r, 32)), uint64(le32(r, 36))
@@ -353,10 +354,16 @@ func (s *segment) valid() bool {
 		// check would stat what it names elsewhere.
 		p := s.srcPath(i)
 		odd := p == "" || p[0] == '/' || p[0] == '\\' || strings.Contains(p, "..") || strings.ContainsRune(p, ':')
-		if i > 0 && p <= prev || odd && !filepath.IsLocal(filepath.FromSlash(p)) {
-			return false
+		if i > 0 && p <= prev || odd && !filepath.IsLocal(filepath.FromSlash(p)) || strings.IndexByte(p, 0) >= 0 {
+			return false // a NUL would end the path the system call sees early
 		}
 		prev = p
+		docs += count
+	}
+	// Each document lies in its own source's range (below), and the
+	// ranges add up to the documents: so no range holds another source's.
+	if docs != uint64(s.docs.n) {
+		return false
 	}
 	for i := range s.docs.n {
 		r := s.docs.rec(i, docRecLen)

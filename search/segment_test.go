@@ -1,6 +1,8 @@
 package search
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,7 +111,7 @@ func (ix *Index) build() (*current, error) {
 // directory outside the memory directory is refused as damaged (and so
 // rebuilt), so the freshness check never stats what such a path names.
 func TestIndexPathsStayInside(t *testing.T) {
-	for _, p := range []string{"../outside.md", "/etc/passwd", "logs/../../x.md", ""} {
+	for _, p := range []string{"../outside.md", "/etc/passwd", "logs/../../x.md", "", "..\x00", "a/../..\x00/b.md"} {
 		b := newBuilder(1, 0)
 		b.addFile(source{path: p, kind: srcTopic}, []byte(topicFile("project", "X", "Y", "Body.")))
 		if _, err := decodeSegment(b.encode()); err == nil {
@@ -125,5 +127,30 @@ func TestIndexPathsStayInside(t *testing.T) {
 	b.addFile(source{path: "project_a..b.md", kind: srcTopic}, []byte(topicFile("project", "X", "Y", "Body.")))
 	if _, err := decodeSegment(b.encode()); err != nil {
 		t.Errorf("an index with source project_a..b.md: %v; want it read", err)
+	}
+}
+
+// TestSourceRangesDoNotOverlap checks that an index whose source claims
+// another source's document is refused: masking the first would hide the
+// second.
+func TestSourceRangesDoNotOverlap(t *testing.T) {
+	b := newBuilder(1, 0)
+	b.addFile(source{path: "project_a.md", kind: srcTopic}, []byte(topicFile("project", "A", "A", "Body a.")))
+	b.addFile(source{path: "project_b.md", kind: srcTopic}, []byte(topicFile("project", "B", "B", "Body b.")))
+	data := b.encode()
+	s, err := decodeSegment(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The records are read in place: they start where their slice's
+	// capacity says, and source 0's document count is at byte 44.
+	at := cap(data) - cap(s.srcs.recs) + 44
+	if got := binary.LittleEndian.Uint32(data[at:]); got != 1 {
+		t.Fatalf("record layout: count %d at %d, want 1", got, at)
+	}
+	binary.LittleEndian.PutUint32(data[at:], 2)
+	binary.LittleEndian.PutUint32(data[len(magic)+4:], crc32.Checksum(data[headerLen:], castagnoli()))
+	if _, err := decodeSegment(data); err == nil {
+		t.Error("an index whose first source claims both documents decoded; want it refused")
 	}
 }
