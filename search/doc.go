@@ -41,7 +41,18 @@
 // from memory). A stamp taken within the file system's timestamp
 // granularity of the file's change is "racy" and read again next time,
 // as git does with its index. A file that does not decode (another
-// format, a bad checksum, truncated, garbage) is rebuilt without a word.
+// format, a bad checksum, truncated, garbage, a record out of bounds or
+// a path leading out of the memory directory) is rebuilt without a word.
+//
+// # Reading in place
+//
+// An index file's sources and documents are fixed-size records (format
+// 3, segment.go) that a search reads where they lie, in the file mapped
+// read-only: a short process on a VM pays mostly for page faults, and
+// decoding 10,000 records into fresh memory was a third of a search.
+// Sources are sorted by path with the range of their documents, each
+// segment stores its field-length sums, and the freshness check hands
+// fstatat the NUL-terminated paths straight from the index.
 //
 // # Why not a library
 //
