@@ -135,10 +135,13 @@ func hasLongRun(s string) bool {
 
 // FuzzDecodeSegment feeds the index reader damaged files whose checksum
 // is right (so the decoder itself is exercised): it must never panic,
-// and what it accepts must be safe to walk.
+// and what it accepts must be safe to walk, through every accessor.
 func FuzzDecodeSegment(f *testing.F) {
 	b := newBuilder(1, 0)
 	b.addFile(source{path: "project_x.md", kind: srcTopic}, []byte(topicFile("project", "X", "Y", "Body of x with api-latency.")))
+	f.Add(b.encode()[headerLen:])
+	b.addFile(source{path: "reference_y.md", kind: srcTopic}, []byte(topicFile("reference", "Y", "Z", "Tagged.", "tags: [a, b]", "expires: 2027-01-01")))
+	b.addFile(source{path: "logs/2026/11/2026-11-20.md", kind: srcLog}, []byte("# 2026-11-20\n\n- 09:00 [project] One\n- 10:00 [user] Two\n"))
 	f.Add(b.encode()[headerLen:])
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -162,5 +165,30 @@ func FuzzDecodeSegment(f *testing.F) {
 			s.surfaces.record(i)
 		}
 		expand(s, "a")
+		// Every accessor of every record, and a view and a scan list
+		// with the segment as both base and delta.
+		for i := range s.nsrc() {
+			src := s.source(i)
+			if s.findSource(src.path) != i {
+				t.Fatalf("findSource(%q) != %d", src.path, i)
+			}
+			s.srcDocs(i)
+			s.srcKind(i)
+			s.srcRacy(i)
+			s.sameStamp(i, &src)
+		}
+		for i := range s.ndoc() {
+			s.doc(i)
+			s.name(i)
+			s.expires(i)
+			s.lens(i)
+			s.docSrc(i)
+		}
+		v := newView(&current{base: s, delta: s})
+		v.each(func(int32, *segment, int) {})
+		k := knownOf(s, s)
+		for x := range k.len() {
+			k.path(x)
+		}
 	})
 }

@@ -338,6 +338,9 @@ func decodeRecords(d *dec, size int) records {
 // valid checks every record: sources sorted by path, each path inside
 // the blob and followed by its NUL, each document's source and strings
 // in range, and each source's documents the consecutive ones naming it.
+// A document's strings are not parsed here (that was a fifth of loading
+// 10,000 topics): they are read with dec, which never reads outside
+// them, whatever they hold.
 func (s *segment) valid() bool {
 	prev := ""
 	docs := uint64(0)
@@ -374,17 +377,7 @@ func (s *segment) valid() bool {
 		if first, count := s.srcDocs(int(src)); i < first || i >= first+count {
 			return false
 		}
-		d := s.strs(i)
-		d.str()
-		d.str()
-		for range d.count(1) {
-			d.str()
-		}
-		d.str()
-		d.str()
-		if d.bad || d.off != len(d.b) {
-			return false
-		}
+
 	}
 	return true
 }
