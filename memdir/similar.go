@@ -70,18 +70,27 @@ type Score struct {
 
 // Compare scores two bags of terms.
 func Compare(a, b Terms) Score {
-	var s Score
-	for t, ca := range a {
-		s.Shared += min(ca, b[t])
-	}
+	s := Score{Shared: shared(a, b)}
 	na, nb := a.Len(), b.Len()
 	if small := min(na, nb); small > 0 {
 		s.Containment = float64(s.Shared) / float64(small)
-		s.Jaccard = float64(s.Shared) / float64(na+nb-s.Shared)
+		s.Jaccard = jaccard(s.Shared, na, nb)
 	}
 	s.Conflict = (a[negation] > 0) != (b[negation] > 0) || numbersDiffer(a, b) || contrasted(a, b)
 	return s
 }
+
+// shared is how many terms a and b share, counting repeats.
+func shared(a, b Terms) int {
+	n := 0
+	for t, ca := range a {
+		n += min(ca, b[t])
+	}
+	return n
+}
+
+// jaccard is the Jaccard score of na and nb terms of which s are shared.
+func jaccard(s, na, nb int) float64 { return float64(s) / float64(na+nb-s) }
 
 // contrasts are classes of words that name one of several alternatives:
 // "the public API" and "the internal API" are two things however much
@@ -405,11 +414,7 @@ func (m *matcher) similar(title, hook string) (score float64, ok bool) {
 		// fall below the threshold, and only those above it are compared
 		// in full (negations, numbers, contrasts).
 		e := m.cache.termsOf(title, hook)
-		shared := 0
-		for t, c := range m.probe {
-			shared += min(c, e.terms[t])
-		}
-		if shared == 0 || float64(shared)/float64(m.probeLen+e.n-shared) < SimilarThreshold {
+		if n := shared(m.probe, e.terms); n == 0 || jaccard(n, m.probeLen, e.n) < SimilarThreshold {
 			return 0, false
 		}
 		s := Compare(m.probe, e.terms)

@@ -85,14 +85,6 @@ func (d *dec) bytes(n int) []byte {
 	return d.b[d.off-n : d.off]
 }
 
-func (d *dec) u32() uint32 {
-	b := d.bytes(4)
-	if b == nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint32(b)
-}
-
 func (d *dec) u64() uint64 {
 	b := d.bytes(8)
 	if b == nil {

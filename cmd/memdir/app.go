@@ -296,15 +296,6 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 	}
 }
 
-// indent prefixes every line of s.
-func indent(s, prefix string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = prefix + l
-	}
-	return strings.Join(lines, "\n")
-}
-
 // longRunning restores the garbage collector's default pace, which main
 // relaxes for short commands, in commands that run for days.
 func longRunning() {
