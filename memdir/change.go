@@ -49,6 +49,11 @@ func (d *Dir) indexPaths() []string {
 	return paths
 }
 
+// OverflowFiles returns the overflow indexes in the memory directory
+// (MEMORY-<type>.md, written by Fit and by a Rebuild past the caps), in
+// name order.
+func (d *Dir) OverflowFiles() []string { return d.indexPaths()[1:] }
+
 // rel makes a path inside the memory directory relative and slash-separated.
 func (d *Dir) rel(path string) string {
 	r, err := filepath.Rel(d.Path, path)

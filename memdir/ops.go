@@ -275,16 +275,25 @@ func (d *Dir) rewriteIndex(what string, fn func(ix *index.Index, old stamped, me
 }
 
 // Rebuild rewrites MEMORY.md from the topic files: one line per topic,
-// hooks from descriptions, hand-written lines kept. Topic files that could
-// not be parsed are returned as problems and left out.
+// hooks from descriptions, hand-written lines kept. An index that would
+// then be over a load cap is fitted instead, as Fit does: an agent would
+// not see its last entries, and the ones that do not fit under 70% of the
+// caps move to overflow indexes it can read. Topic files that could not be
+// parsed are returned as problems and left out.
 func (d *Dir) Rebuild() ([]Problem, error) {
 	return d.rewriteIndex("index --rebuild", func(ix *index.Index, old stamped, metas []index.Meta) error {
+		rebuilt := index.Rebuild(ix, metas)
+		data := rebuilt.Bytes()
+		if index.MeasureIndex(rebuilt, data, index.DefaultCaps).OverCap {
+			return d.fit(ix, old, metas, "index --rebuild")
+		}
 		// Every topic gets its line in MEMORY.md again, so the overflow
 		// indexes of an earlier --fit go, after the new index is written.
 		before := d.indexPaths()
-		data, err := d.writeIndex(index.Rebuild(ix, metas), old)
-		if err != nil {
-			return err
+		if string(data) != string(old.data) {
+			if err := d.writeFile(IndexFile, data, &old.stamp); err != nil {
+				return err
+			}
 		}
 		if err := d.removeOverflow(nil); err != nil {
 			return err
@@ -301,23 +310,29 @@ func (d *Dir) Rebuild() ([]Problem, error) {
 // touched.
 func (d *Dir) Fit() ([]Problem, error) {
 	return d.rewriteIndex("index --fit", func(ix *index.Index, old stamped, metas []index.Meta) error {
-		// New overflow indexes first, then MEMORY.md, then the stale
-		// overflow indexes: a crash in between leaves an entry listed
-		// twice at worst, never in neither.
-		before := d.indexPaths()
-		main, overflow := index.Fit(ix, metas, index.DefaultCaps)
-		if err := d.writeOverflow(overflow); err != nil {
-			return err
-		}
-		if _, err := d.writeIndex(main, old); err != nil {
-			return err
-		}
-		if err := d.removeOverflow(overflow); err != nil {
-			return err
-		}
-		paths := append(before, d.indexPaths()[1:]...)
-		return d.Changed(Change{Paths: dedupe(paths), Message: "index --fit"})
+		return d.fit(ix, old, metas, "index --fit")
 	})
+}
+
+// fit writes the fitted index of ix and metas: MEMORY.md as read (old),
+// and its overflow indexes; what names the change.
+func (d *Dir) fit(ix *index.Index, old stamped, metas []index.Meta, what string) error {
+	// New overflow indexes first, then MEMORY.md, then the stale overflow
+	// indexes: a crash in between leaves an entry listed twice at worst,
+	// never in neither.
+	before := d.indexPaths()
+	main, overflow := index.Fit(ix, metas, index.DefaultCaps)
+	if err := d.writeOverflow(overflow); err != nil {
+		return err
+	}
+	if _, err := d.writeIndex(main, old); err != nil {
+		return err
+	}
+	if err := d.removeOverflow(overflow); err != nil {
+		return err
+	}
+	paths := append(before, d.indexPaths()[1:]...)
+	return d.Changed(Change{Paths: dedupe(paths), Message: what})
 }
 
 func dedupe(list []string) []string {

@@ -2,6 +2,7 @@ package memdir
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,6 +134,26 @@ func TestHandEditsNeverLost(t *testing.T) {
 			t.Fatal(err)
 		}
 		mustContain(t, filepath.Join(d.Path, IndexFile), "a note a person wrote", "(user_role.md)")
+	})
+	t.Run("index --rebuild past the caps", func(t *testing.T) {
+		// 300 topics are over the 200-line cap, so the rebuild fits the
+		// index: a person's edit made meanwhile is still kept.
+		d := newTestDir(t)
+		for i := range 300 {
+			name := fmt.Sprintf("Fact %03d", i)
+			file := filepath.Join(d.Path, fmt.Sprintf("project_fact_%03d.md", i))
+			if err := os.WriteFile(file, []byte(topicText(name, "Project fact "+name, "project")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		editAt(t, d, IndexFile, "- a note a person wrote\n", 1)
+		if _, err := d.Rebuild(); err != nil {
+			t.Fatal(err)
+		}
+		mustContain(t, filepath.Join(d.Path, IndexFile), "a note a person wrote", "(MEMORY-project.md)")
+		if got := d.OverflowFiles(); len(got) != 1 || got[0] != "MEMORY-project.md" {
+			t.Fatalf("overflow files = %q, want MEMORY-project.md", got)
+		}
 	})
 	t.Run("watch's reconciliation", func(t *testing.T) {
 		d := newTestDir(t)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -25,7 +26,9 @@ warning when anything was cut, and a final newline. The entries that were
 not loaded are named on standard error (ten at most; --check names them all).
 
 --check   report dangling links, unindexed topics, duplicates, long lines
---rebuild rewrite the index from the topic files (hand-written lines stay)
+--rebuild rewrite the index from the topic files (hand-written lines stay);
+          one that would be over a cap is fitted as --fit does, so that no
+          entry is out of an agent's sight
 --fit     rewrite it to stay under 70% of both caps; entries that do not fit
           move to MEMORY-<type>.md overflow indexes, no topic is deleted
 
@@ -127,13 +130,18 @@ func (a *app) rewriteIndex(d *memdir.Dir, fit bool) error {
 		return err
 	}
 	p := index.Measure(data, index.DefaultCaps)
+	overflow := d.OverflowFiles()
 	if a.json {
 		if problems == nil {
 			problems = []memdir.Problem{}
 		}
-		err = a.writeJSON(indexWriteJSON{Action: verb, Lines: p.Lines, Bytes: p.Bytes, Warning: p.Message(), LeftOut: problems})
+		err = a.writeJSON(indexWriteJSON{Action: verb, Lines: p.Lines, Bytes: p.Bytes, Warning: p.Message(),
+			Overflow: append([]string{}, overflow...), LeftOut: problems})
 	} else {
 		fmt.Fprintf(a.out, "%s MEMORY.md: %d lines, %d characters\n", verb, p.Lines, p.Bytes)
+		if len(overflow) > 0 {
+			fmt.Fprintf(a.out, "entries past 70%% of the caps are listed in %s\n", strings.Join(overflow, ", "))
+		}
 	}
 	if msg := p.Message(); msg != "" {
 		a.warn("%s", msg)

@@ -71,11 +71,13 @@ type gitInitJSON struct {
 
 // indexWriteJSON is what index --rebuild and --fit print.
 type indexWriteJSON struct {
-	Action  string           `json:"action"` // "rebuilt" or "fitted"
-	Lines   int              `json:"lines"`
-	Bytes   int              `json:"bytes"`
-	Warning string           `json:"warning,omitempty"`
-	LeftOut []memdir.Problem `json:"left_out"` // topic files that could not be read
+	Action  string `json:"action"` // "rebuilt" or "fitted"
+	Lines   int    `json:"lines"`
+	Bytes   int    `json:"bytes"`
+	Warning string `json:"warning,omitempty"`
+	// Overflow names the overflow indexes MEMORY.md now points to.
+	Overflow []string         `json:"overflow"`
+	LeftOut  []memdir.Problem `json:"left_out"` // topic files that could not be read
 }
 
 // instructionsAddJSON is what instructions add prints.

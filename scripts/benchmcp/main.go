@@ -33,7 +33,7 @@ func main() {
 	flag.IntVar(&o.searches, "searches", 100, "searches to run against each server")
 	flag.IntVar(&o.inits, "inits", 10, "spawns to time for the initialize figure")
 	flag.StringVar(&o.work, "work", "", "work directory (default: a new temp directory, removed after)")
-	flag.BoolVar(&o.fit, "fit", false, "seed memdir's index with `memdir index --fit`, as memdir asks past the caps, instead of --rebuild")
+	flag.BoolVar(&o.raw, "raw", false, "seed memdir's MEMORY.md with one line per memory, written directly (past its caps, as no memdir command leaves it), instead of `memdir index --rebuild`")
 	flag.Parse()
 	if o.memdir == "" || o.peer == "" || o.n < 1 || o.adds < 1 || o.searches < 1 || o.inits < 1 {
 		fmt.Fprintln(os.Stderr, "usage: benchmcp -memdir BIN -peer 'node .../dist/index.js' [-n 10000] [-adds 100] [-searches 100] [-inits 10]")
@@ -52,7 +52,7 @@ func main() {
 type options struct {
 	memdir, peer, work       string
 	n, adds, searches, inits int
-	fit                      bool
+	raw                      bool
 }
 
 // figures are one server's measurements.
@@ -78,7 +78,7 @@ func run(ctx context.Context, o options) (bool, error) {
 	targets := pick(seeded, o.searches)
 
 	start := time.Now()
-	md, err := newMemdirServer(work, o.memdir, seeded, o.fit)
+	md, err := newMemdirServer(work, o.memdir, seeded, o.raw)
 	if err != nil {
 		return false, fmt.Errorf("seed memdir: %w", err)
 	}
@@ -129,7 +129,7 @@ func measure(ctx context.Context, srv [2]server, o options, added, targets []mem
 	// timed): the peer never fsyncs, and the journal commit of the next
 	// fsync anyone makes writes out the data of a file rewritten in place
 	// (ext4's auto_da_alloc), so memdir's fsyncs would pay for the peer's
-	// 1.5 MB rewrite of its store (FIT=1 on the 2-core VM: memdir's add
+	// 1.5 MB rewrite of its store (with a fitted index on the 2-core VM: memdir's add
 	// 15.0 ms without the sync, 11.1 ms with it; the peer's 74.6 and 65.8
 	// ms). Each server pays for its own writes: memdir for its fsyncs, the
 	// peer for nothing it waits on.

@@ -93,7 +93,7 @@ type memdirServer struct {
 	env            []string
 }
 
-func newMemdirServer(work, bin string, mems []memory, fit bool) (*memdirServer, error) {
+func newMemdirServer(work, bin string, mems []memory, raw bool) (*memdirServer, error) {
 	s := &memdirServer{bin: bin, proj: filepath.Join(work, "proj"), dir: filepath.Join(work, "memdir-memory")}
 	s.env = env(work, "MEMDIR_DIR="+s.dir)
 	if err := os.MkdirAll(s.proj, 0o755); err != nil {
@@ -102,24 +102,33 @@ func newMemdirServer(work, bin string, mems []memory, fit bool) (*memdirServer, 
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return nil, err
 	}
+	lines := map[string][]string{}
 	for i, m := range mems {
 		stamp := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour).Format(time.RFC3339)
+		desc := strings.SplitN(m.text, ".", 2)[0]
 		data := fmt.Sprintf("---\nname: %s\ndescription: %s\ntype: %s\ncreated: %s\nmodified: %s\n---\n\n%s\n",
-			m.name, strings.SplitN(m.text, ".", 2)[0], m.typ, stamp, stamp, m.text)
-		if err := os.WriteFile(filepath.Join(s.dir, m.typ+"_"+slug(m.name)+".md"), []byte(data), 0o644); err != nil {
+			m.name, desc, m.typ, stamp, stamp, m.text)
+		file := m.typ + "_" + slug(m.name) + ".md"
+		if err := os.WriteFile(filepath.Join(s.dir, file), []byte(data), 0o644); err != nil {
 			return nil, err
 		}
+		lines[m.typ] = append(lines[m.typ], fmt.Sprintf("- [%s](%s) — %s\n", m.name, file, desc))
 	}
-	// The index as memdir writes it: `memdir index --rebuild`, or --fit
-	// (what memdir asks for once MEMORY.md passes its caps).
-	how := "--rebuild"
-	if fit {
-		how = "--fit"
+	if raw {
+		// One line per memory, grouped by type, all in MEMORY.md: past
+		// its caps, where every add rewrites the whole file.
+		var b strings.Builder
+		for _, t := range []string{"user", "feedback", "reference", "project"} {
+			b.WriteString(strings.Join(lines[t], ""))
+		}
+		return s, os.WriteFile(filepath.Join(s.dir, "MEMORY.md"), []byte(b.String()), 0o644)
 	}
+	// The index as memdir writes it: `memdir index --rebuild`, which fits
+	// an index that would be over its caps.
 	cmd := s.command()
-	cmd.Args = []string{bin, "index", how}
+	cmd.Args = []string{bin, "index", "--rebuild"}
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("memdir index %s: %v: %s", how, err, out)
+		return nil, fmt.Errorf("memdir index --rebuild: %v: %s", err, out)
 	}
 	return s, nil
 }
