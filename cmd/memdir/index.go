@@ -35,6 +35,7 @@ not loaded are named on standard error (ten at most; --check names them all).
 Examples:
   memdir index
   memdir index --check
+  memdir index --rebuild --json
   memdir index --fit`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error { return runIndex(a, opts) },
