@@ -51,7 +51,8 @@ func benchCall(b *testing.B, cs *mcp.ClientSession, name string, args map[string
 	}
 }
 
-// BenchmarkAdd adds one new memory per iteration to 10,000 topics.
+// BenchmarkAdd adds one new memory per iteration to 10,000 topics, their
+// index as `memdir index --rebuild` writes it (fitted, past the caps).
 func BenchmarkAdd(b *testing.B) {
 	cs := benchSession(b, 10000)
 	b.ResetTimer()
