@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/typesx"
 )
 
 // Change is one completed change to memory: the paths it wrote or removed
@@ -35,17 +37,18 @@ func (d *Dir) Changed(c Change) error {
 // read-modify-write, as the store does.
 func (d *Dir) Lock(what string) (*Lock, error) { return d.lock(what) }
 
-// indexPaths lists MEMORY.md and every overflow index, present or not
-// yet, for changes that rewrite the index.
+// indexPaths lists MEMORY.md and, in name order, every overflow index
+// present. It looks up the few names an overflow index can have rather
+// than list a directory of thousands of topics.
 func (d *Dir) indexPaths() []string {
 	paths := []string{IndexFile}
-	if ents, err := os.ReadDir(d.Path); err == nil {
-		for _, e := range ents {
-			if _, ok := index.IsOverflowFile(e.Name()); ok {
-				paths = append(paths, e.Name())
-			}
+	for _, t := range typesx.Types {
+		name := index.OverflowFile(t)
+		if _, err := os.Lstat(filepath.Join(d.Path, name)); err == nil {
+			paths = append(paths, name)
 		}
 	}
+	slices.Sort(paths[1:])
 	return paths
 }
 

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memdir/memdir/atomicfile"
@@ -275,16 +276,18 @@ func (d *Dir) rewriteIndex(what string, fn func(ix *index.Index, old stamped, me
 }
 
 // Rebuild rewrites MEMORY.md from the topic files: one line per topic,
-// hooks from descriptions, hand-written lines kept. An index that would
-// then be over a load cap is fitted instead, as Fit does: an agent would
-// not see its last entries, and the ones that do not fit under 70% of the
-// caps move to overflow indexes it can read. Topic files that could not be
-// parsed are returned as problems and left out.
+// hooks from descriptions, hand-written lines kept. An index whose entries
+// would then go past a load cap is fitted instead, as Fit does: an agent
+// would not see those entries, and the ones that do not fit under 70% of
+// the caps move to overflow indexes it can read. Topic files that could
+// not be parsed are returned as problems and left out.
 func (d *Dir) Rebuild() ([]Problem, error) {
 	return d.rewriteIndex("index --rebuild", func(ix *index.Index, old stamped, metas []index.Meta) error {
 		rebuilt := index.Rebuild(ix, metas)
 		data := rebuilt.Bytes()
-		if index.MeasureIndex(rebuilt, data, index.DefaultCaps).OverCap {
+		// Over a cap with every entry loaded (hand-written lines past
+		// it), fitting would only hide the entries behind pointers.
+		if p := index.MeasureIndex(rebuilt, data, index.DefaultCaps); p.OverCap && len(p.Invisible) > 0 {
 			return d.fit(ix, old, metas, "index --rebuild")
 		}
 		// Every topic gets its line in MEMORY.md again, so the overflow
@@ -314,25 +317,86 @@ func (d *Dir) Fit() ([]Problem, error) {
 	})
 }
 
-// fit writes the fitted index of ix and metas: MEMORY.md as read (old),
-// and its overflow indexes; what names the change.
+// fit writes the fitted index of ix and metas: MEMORY.md, as read (old),
+// and the overflow indexes; what names the change. A file whose bytes
+// would not change is not written, and with none written nothing changed.
 func (d *Dir) fit(ix *index.Index, old stamped, metas []index.Meta, what string) error {
-	// New overflow indexes first, then MEMORY.md, then the stale overflow
-	// indexes: a crash in between leaves an entry listed twice at worst,
-	// never in neither.
-	before := d.indexPaths()
 	main, overflow := index.Fit(ix, metas, index.DefaultCaps)
-	if err := d.writeOverflow(overflow); err != nil {
+	before := d.indexPaths()
+	// Three steps, so that a crash between any two leaves an entry listed
+	// twice at worst, never in no index: each overflow index gets its new
+	// entries and keeps its old ones (some may move up to MEMORY.md); then
+	// MEMORY.md; then each overflow index gets exactly its new entries,
+	// and those left with none go.
+	type pending struct {
+		name  string
+		final []byte // nil: the index goes
+		now   []byte // on disk after the first step
+	}
+	var later []pending
+	wrote := false
+	for _, t := range typesx.Types {
+		name := index.OverflowFile(t)
+		f, err := d.readStamped(name)
+		if err != nil {
+			return err
+		}
+		if !f.stamp.Exists && len(overflow[t]) == 0 {
+			continue
+		}
+		p := pending{name: name, now: f.data}
+		if len(overflow[t]) > 0 {
+			p.final = index.RenderOverflow(t, overflow[t])
+			both := append(slices.Clone(overflow[t]), stillListed(index.Parse(f.data), overflow[t])...)
+			if first := index.RenderOverflow(t, both); string(first) != string(f.data) {
+				if err := d.writeFile(name, first, nil); err != nil {
+					return err
+				}
+				p.now, wrote = first, true
+			}
+		}
+		later = append(later, p)
+	}
+	data, err := d.writeIndex(main, old)
+	if err != nil {
 		return err
 	}
-	if _, err := d.writeIndex(main, old); err != nil {
-		return err
+	wrote = wrote || string(data) != string(old.data)
+	for _, p := range later {
+		switch {
+		case p.final == nil:
+			if err := os.Remove(filepath.Join(d.Path, p.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return writeErr(d.Path, err)
+			}
+			wrote = true
+		case string(p.final) != string(p.now):
+			if err := d.writeFile(p.name, p.final, nil); err != nil {
+				return err
+			}
+			wrote = true
+		}
 	}
-	if err := d.removeOverflow(overflow); err != nil {
-		return err
+	if !wrote {
+		return nil
 	}
-	paths := append(before, d.indexPaths()[1:]...)
-	return d.Changed(Change{Paths: dedupe(paths), Message: what})
+	return d.Changed(Change{Paths: dedupe(append(before, d.indexPaths()[1:]...)), Message: what})
+}
+
+// stillListed returns the entries of an overflow index as read that its
+// new entries (next) do not list.
+func stillListed(read *index.Index, next []index.Entry) []index.Entry {
+	listed := make(map[string]bool, len(next))
+	for _, e := range next {
+		listed[e.File] = true
+	}
+	var out []index.Entry
+	for _, e := range read.Entries() {
+		if !listed[e.File] {
+			out = append(out, e)
+			listed[e.File] = true
+		}
+	}
+	return out
 }
 
 func dedupe(list []string) []string {
@@ -345,19 +409,6 @@ func dedupe(list []string) []string {
 		}
 	}
 	return out
-}
-
-// writeOverflow writes one overflow index per type that has entries.
-func (d *Dir) writeOverflow(overflow map[typesx.Type][]index.Entry) error {
-	for t, entries := range overflow {
-		if len(entries) == 0 {
-			continue
-		}
-		if err := d.writeFile(index.OverflowFile(t), index.RenderOverflow(t, entries), nil); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // removeOverflow removes the overflow indexes of the types that have no

@@ -27,8 +27,8 @@ not loaded are named on standard error (ten at most; --check names them all).
 
 --check   report dangling links, unindexed topics, duplicates, long lines
 --rebuild rewrite the index from the topic files (hand-written lines stay);
-          one that would be over a cap is fitted as --fit does, so that no
-          entry is out of an agent's sight
+          when entries would land past a cap, where agents do not load
+          them, it is fitted as --fit does
 --fit     rewrite it to stay under 70% of both caps; entries that do not fit
           move to MEMORY-<type>.md overflow indexes, no topic is deleted
 
