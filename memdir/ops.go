@@ -293,12 +293,10 @@ func (d *Dir) Rebuild() ([]Problem, error) {
 		// Every topic gets its line in MEMORY.md again, so the overflow
 		// indexes of an earlier --fit go, after the new index is written.
 		before := d.indexPaths()
-		if string(data) != string(old.data) {
-			if err := d.writeFile(IndexFile, data, &old.stamp); err != nil {
-				return err
-			}
+		if _, err := d.writeIndex(rebuilt, old); err != nil {
+			return err
 		}
-		if err := d.removeOverflow(nil); err != nil {
+		if err := d.removeOverflow(); err != nil {
 			return err
 		}
 		if string(data) == string(old.data) && len(before) == 1 {
@@ -411,14 +409,11 @@ func dedupe(list []string) []string {
 	return out
 }
 
-// removeOverflow removes the overflow indexes of the types that have no
-// entries in overflow (all of them when overflow is nil).
-func (d *Dir) removeOverflow(overflow map[typesx.Type][]index.Entry) error {
+// removeOverflow removes every overflow index.
+func (d *Dir) removeOverflow() error {
 	for _, name := range d.indexPaths()[1:] {
-		if t, _ := index.IsOverflowFile(name); len(overflow[t]) == 0 {
-			if err := os.Remove(filepath.Join(d.Path, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return writeErr(d.Path, err)
-			}
+		if err := os.Remove(filepath.Join(d.Path, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return writeErr(d.Path, err)
 		}
 	}
 	return nil
