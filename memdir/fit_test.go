@@ -74,7 +74,6 @@ func TestFitCrashKeepsEveryEntryListed(t *testing.T) {
 		at  string
 		nth int
 	}{{"MEMORY-project.md", 1}, {IndexFile, 1}, {"MEMORY-project.md", 2}} {
-		at := c.at
 		t.Run(fmt.Sprintf("%s#%d", c.at, c.nth), func(t *testing.T) {
 			d := newTestDir(t)
 			for i := range 300 {
@@ -90,11 +89,11 @@ func TestFitCrashKeepsEveryEntryListed(t *testing.T) {
 			// The oldest fact becomes the newest: the next fit moves it
 			// from the overflow index up to MEMORY.md.
 			writeFact(t, d, 0, 400)
-			crashAt(t, d, at, c.nth, func() error { _, err := d.Fit(); return err })
+			crashAt(t, d, c.at, c.nth, func() error { _, err := d.Fit(); return err })
 			n := listed(t, d)
 			for i := range 300 {
 				if f := fmt.Sprintf("project_fact_%03d.md", i); n[f] == 0 {
-					t.Errorf("%s is listed in no index after a crash at the write of %s", f, at)
+					t.Errorf("%s is listed in no index after a crash at the write of %s", f, c.at)
 				}
 			}
 			// The next fit finishes the job: each topic listed once.
