@@ -59,16 +59,27 @@ func (r *Repo) Commit(paths []string, msg string) (Result, error) {
 	if err := r.checkInProgress(); err != nil {
 		return res, err
 	}
-	branch, parent, err := r.head()
-	if err != nil {
-		return res, err
+	if _, _, err := r.head(); err != nil {
+		return res, err // refused before any lock is taken
 	}
-	res.Branch = branch.Short()
 	lk, err := r.lockIndex()
 	if err != nil {
 		return res, err
 	}
 	defer lk.release()
+	// HEAD.lock keeps a git switch or checkout from moving HEAD between
+	// here and the branch update; HEAD is read again under it.
+	headLock := newLock(r.gitDir, "HEAD.lock")
+	if err := headLock.lock(); err != nil {
+		return res, err
+	}
+	defer headLock.release()
+	hook("head-locked")
+	branch, parent, err := r.head()
+	if err != nil {
+		return res, err
+	}
+	res.Branch = branch.Short()
 	idx, err := r.readIndex(want)
 	if err != nil {
 		return res, err
@@ -88,7 +99,7 @@ func (r *Repo) Commit(paths []string, msg string) (Result, error) {
 		return res, err
 	}
 	res.Hash = h
-	if err := lk.commit(func(w io.Writer) error { return idx.write(w, files) }); err != nil {
+	if err := writeIndexLock(lk, func(w io.Writer) error { return idx.write(w, files) }); err != nil {
 		return res, err
 	}
 	return res, r.maintain(h.String()[:7])

@@ -6,8 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/memdir/memdir/proc"
 )
 
 // TestHelperProcess is not a test: it is the memdir process the crash
@@ -64,79 +68,179 @@ func kill9(t *testing.T, cmd *exec.Cmd) {
 	cmd.Wait()
 }
 
+// TestKilledCommitRecovers kills (SIGKILL) a committing memdir at each
+// point where it holds a lock: the next commit removes what it left
+// (index.lock, HEAD.lock, the branch's lock, their records, a temporary
+// object) and commits, and git finds the repository sound.
 func TestKilledCommitRecovers(t *testing.T) {
 	requireGit(t)
-	r, dir := newOwn(t)
-	write(t, filepath.Join(dir, "user_x.md"), strings.Repeat("x", 100)+"\n")
-	cmd := startStopped(t, dir, "object-temp")
-	lock := filepath.Join(dir, ".git", "index.lock")
-	temps, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "tmp_obj_*"))
-	if _, err := os.Stat(lock); err != nil || len(temps) != 1 {
-		t.Fatalf("the stopped commit holds %v (lock: %v), want index.lock and one temporary object", temps, err)
-	}
-
-	// Alive: refused, naming the holder.
-	_, err := r.Commit([]string{"user_x.md"}, "add user_x.md")
-	if want := fmt.Sprintf("held by memdir (process %d), which is still running", cmd.Process.Pid); !strings.Contains(fmtErr(err), want) {
-		t.Fatalf("Commit while the holder runs = %v, want %q", err, want)
-	}
-
-	kill9(t, cmd)
-	gitTemp := filepath.Join(dir, ".git", "objects", "tmp_obj_Ab3dE1") // git's own: never touched
-	write(t, gitTemp, "")
-	res, err := r.Commit([]string{"user_x.md"}, "add user_x.md")
-	if err != nil || !res.Committed() {
-		t.Fatalf("Commit after the holder was killed = %+v, %v; want the stale lock removed", res, err)
-	}
-	for _, left := range []string{lock, filepath.Join(dir, ".git", ownerFile), temps[0]} {
-		if _, err := os.Stat(left); !os.IsNotExist(err) {
-			t.Errorf("%s left behind (%v)", left, err)
-		}
-	}
-	if _, err := os.Stat(gitTemp); err != nil {
-		t.Errorf("git's temporary object was removed: %v", err)
-	}
-	os.Remove(gitTemp)
-	if got := runGit(t, dir, "status", "--porcelain"); got != "" {
-		t.Errorf("git status = %q", got)
-	}
-	runGit(t, dir, "fsck", "--full", "--strict")
-}
-
-func TestForeignIndexLockKept(t *testing.T) {
-	requireGit(t)
-	r, dir := newOwn(t)
-	lock := filepath.Join(dir, ".git", "index.lock")
-	write(t, lock, "")
-	// A record of a lock that was another file: not this lock's.
-	write(t, filepath.Join(dir, ".git", ownerFile), "pid 999999\nstart 1\ndev 1\nino 1\n")
-	write(t, filepath.Join(dir, "user_x.md"), "x\n")
-	for range 2 {
-		_, err := r.Commit([]string{"user_x.md"}, "add user_x.md")
-		if !strings.Contains(fmtErr(err), "memory is not being committed") || !strings.Contains(fmtErr(err), "index.lock exists") {
-			t.Fatalf("Commit = %v, want a refusal saying memory is not being committed", err)
-		}
-	}
-	if _, err := os.Stat(lock); err != nil {
-		t.Errorf("git's index.lock was removed: %v", err)
-	}
-}
-
-func TestTempWriter(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		want process
-		ok   bool
+		point string
+		locks []string // held at that point, relative to .git
+		temps int      // temporary objects left
 	}{
-		{"tmp_obj_memdir_42_1234_abc", process{pid: 42, start: "1234"}, true},
-		{"tmp_pack_memdir_42_0_abc", process{pid: 42}, true},
-		{"tmp_obj_Ab3dE1", process{}, false},
-		{"tmp_obj_memdir_x_1_a", process{}, false},
-		{"pack-123.pack", process{}, false},
+		{"object-temp", []string{"index.lock", "HEAD.lock"}, 1},
+		{"head-locked", []string{"index.lock", "HEAD.lock"}, 0},
+		{"ref-locked", []string{"index.lock", "HEAD.lock", "refs/heads/main.lock"}, 0},
 	} {
-		got, ok := tempWriter(tc.name)
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("tempWriter(%q) = %+v, %v; want %+v, %v", tc.name, got, ok, tc.want, tc.ok)
+		t.Run(tc.point, func(t *testing.T) {
+			r, dir := newOwn(t)
+			write(t, filepath.Join(dir, "user_x.md"), strings.Repeat("x", 100)+"\n")
+			cmd := startStopped(t, dir, tc.point)
+			gitDir := filepath.Join(dir, ".git")
+			for _, l := range tc.locks {
+				if _, err := os.Stat(filepath.Join(gitDir, l)); err != nil {
+					t.Fatalf("the stopped commit does not hold %s: %v", l, err)
+				}
+				if _, err := os.Stat(filepath.Join(gitDir, recordName(l))); err != nil {
+					t.Fatalf("no record of %s: %v", l, err)
+				}
+			}
+			temps, _ := filepath.Glob(filepath.Join(gitDir, "objects", ".memdir-tmp-*"))
+			if len(temps) != tc.temps {
+				t.Fatalf("temporary objects %v, want %d", temps, tc.temps)
+			}
+
+			// Alive: refused, naming the holder; its locks are not foreign.
+			_, err := r.Commit([]string{"user_x.md"}, "add user_x.md")
+			if want := fmt.Sprintf("held by memdir (process %d), which is still running", cmd.Process.Pid); !strings.Contains(fmtErr(err), want) {
+				t.Fatalf("Commit while the holder runs = %v, want %q", err, want)
+			}
+			if got := foreign(t, dir); len(got) != 0 {
+				t.Fatalf("ForeignLocks while memdir holds them = %v", got)
+			}
+
+			kill9(t, cmd)
+			gitTemp := filepath.Join(gitDir, "objects", "tmp_obj_Ab3dE1") // git's own: never touched
+			write(t, gitTemp, "")
+			res, err := r.Commit([]string{"user_x.md"}, "add user_x.md")
+			if err != nil || !res.Committed() {
+				t.Fatalf("Commit after the holder was killed = %+v, %v; want the stale locks removed", res, err)
+			}
+			left := append([]string(nil), temps...)
+			for _, l := range tc.locks {
+				left = append(left, filepath.Join(gitDir, l), filepath.Join(gitDir, recordName(l)))
+			}
+			for _, p := range left {
+				if _, err := os.Stat(p); !os.IsNotExist(err) {
+					t.Errorf("%s left behind (%v)", p, err)
+				}
+			}
+			if _, err := os.Stat(gitTemp); err != nil {
+				t.Errorf("git's temporary object was removed: %v", err)
+			}
+			os.Remove(gitTemp)
+			if got := runGit(t, dir, "status", "--porcelain"); got != "" {
+				t.Errorf("git status = %q", got)
+			}
+			if got := runGit(t, dir, "log", "-1", "--format=%s"); got != "add user_x.md\n" {
+				t.Errorf("git log = %q", got)
+			}
+			runGit(t, dir, "fsck", "--full", "--strict")
+		})
+	}
+}
+
+// foreign is ForeignLocks of dir, as paths relative to its .git.
+func foreign(t *testing.T, dir string) []string {
+	t.Helper()
+	reports, err := ForeignLocks(dir, time.Now())
+	if err != nil {
+		t.Fatalf("ForeignLocks: %v", err)
+	}
+	var out []string
+	for _, rep := range reports {
+		rel, _ := filepath.Rel(filepath.Join(dir, ".git"), rep.Path)
+		out = append(out, filepath.ToSlash(rel))
+		if rep.Remove != "rm '"+rep.Path+"'" || rep.Age < 0 {
+			t.Errorf("report %+v: want the rm command and an age", rep)
 		}
+	}
+	return out
+}
+
+// deadProcess is a process that has ended, as proc records it.
+func deadProcess(t *testing.T) proc.ID {
+	t.Helper()
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sleep:", err)
+	}
+	id := proc.Of(cmd.Process.Pid)
+	kill9(t, cmd)
+	if !id.Gone() {
+		t.Fatalf("a reaped process %v is not gone", id)
+	}
+	return id
+}
+
+// TestGitLocks plants lock files: one whose record names a dead process
+// and that very file is memdir's and is removed; any other (no record,
+// a record of another file, a live holder) is kept, refuses the commit
+// with the command that clears it and is reported by ForeignLocks.
+func TestGitLocks(t *testing.T) {
+	requireGit(t)
+	for _, tc := range []struct {
+		name    string
+		lock    string // relative to .git
+		record  string // "dead", "dead-other-file", "alive" or "" (none)
+		refused bool   // the commit is refused
+		foreign bool   // ForeignLocks lists it
+	}{
+		{"branch lock of a killed memdir", "refs/heads/main.lock", "dead", false, false},
+		{"HEAD.lock of a killed memdir", "HEAD.lock", "dead", false, false},
+		{"index.lock of a killed memdir", "index.lock", "dead", false, false},
+		{"git's branch lock", "refs/heads/main.lock", "", true, true},
+		{"git's HEAD.lock", "HEAD.lock", "", true, true},
+		{"git's index.lock", "index.lock", "", true, true},
+		{"git's packed-refs.lock", "packed-refs.lock", "", false, true},
+		{"git's lock of another branch", "refs/heads/topic/x.lock", "", false, true},
+		{"a record of another file", "refs/heads/main.lock", "dead-other-file", true, true},
+		{"a live memdir's lock", "refs/heads/main.lock", "alive", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, dir := newOwn(t)
+			gitDir := filepath.Join(dir, ".git")
+			lock := filepath.Join(gitDir, filepath.FromSlash(tc.lock))
+			write(t, lock, "0123456789012345678901234567890123456789\n")
+			fi, err := os.Lstat(lock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := lockOwner{file: fileIDOf(fi)}
+			switch tc.record {
+			case "dead":
+				o.proc = deadProcess(t)
+			case "dead-other-file":
+				o.proc, o.file.ino = deadProcess(t), o.file.ino+1
+			case "alive":
+				o.proc = proc.Of(os.Getppid())
+			}
+			if tc.record != "" {
+				write(t, filepath.Join(gitDir, recordName(tc.lock)), formatOwner(o))
+			}
+			write(t, filepath.Join(dir, "user_x.md"), "x\n")
+			_, err = r.Commit([]string{"user_x.md"}, "add user_x.md")
+			switch {
+			case tc.refused && tc.record == "alive":
+				if !strings.Contains(fmtErr(err), "held by memdir") {
+					t.Fatalf("Commit = %v, want a refusal naming memdir", err)
+				}
+			case tc.refused:
+				if want := "(if no git process is running, remove it: rm '" + lock + "')"; !strings.Contains(fmtErr(err), want) {
+					t.Fatalf("Commit = %v, want a refusal ending %q", err, want)
+				}
+			case err != nil:
+				t.Fatalf("Commit = %v", err)
+			}
+			_, err = os.Stat(lock)
+			if kept := err == nil; kept != (tc.refused || tc.foreign) {
+				t.Errorf("lock kept = %v (%v)", kept, err)
+			}
+			got := foreign(t, dir)
+			if want := []string{tc.lock}; tc.foreign != slices.Equal(got, want) || !tc.foreign && len(got) > 0 {
+				t.Errorf("ForeignLocks = %v, foreign %v", got, tc.foreign)
+			}
+		})
 	}
 }

@@ -97,7 +97,7 @@ func (r *Repo) storeFileBlob(abs string, size int64) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, fmt.Errorf("read %s: %w", abs, err)
 	}
 	defer src.Close()
-	tmp, err := createTemp(r.objectsDir(), "tmp_obj_")
+	tmp, err := createTemp(r.objectsDir(), "obj")
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("store blob: %w", err)
 	}

@@ -2,6 +2,7 @@ package memgit
 
 import (
 	"fmt"
+	"time"
 )
 
 // maintain keeps the repository healthy after a commit: it removes the
@@ -9,9 +10,7 @@ import (
 // packs loose objects when gc.go's policy says so. Callers hold memdir's
 // lock. The commit is made by then: a failure here says so.
 func (r *Repo) maintain(commit string) error {
-	now := r.now()
-	cleanTemps(r.objectsDir(), now)
-	cleanTemps(r.packDir(), now)
+	r.cleanTemps(time.Now())
 	written := r.written
 	r.written = 0
 	if _, err := r.maybePack(written); err != nil {

@@ -52,7 +52,7 @@ func (r *Repo) storeObject(t plumbing.ObjectType, parts ...[]byte) (plumbing.Has
 	// A packed copy is not looked for: go-git's lookup stats every
 	// objects/xx directory, and a loose duplicate of a packed object is
 	// harmless (git gc drops it).
-	f, err := createTemp(r.objectsDir(), "tmp_obj_")
+	f, err := createTemp(r.objectsDir(), "obj")
 	if err != nil {
 		return h, fmt.Errorf("store %s: %w", t, err)
 	}

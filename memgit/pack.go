@@ -155,7 +155,7 @@ func (r *Repo) writePack(hashes []plumbing.Hash, reuse bool) (string, error) {
 	if err := os.MkdirAll(r.packDir(), 0o755); err != nil {
 		return "", err
 	}
-	tmp, err := createTemp(r.packDir(), "tmp_pack_")
+	tmp, err := createTemp(r.packDir(), "pack")
 	if err != nil {
 		return "", err
 	}
@@ -203,7 +203,7 @@ func (r *Repo) writeIndex(pack *os.File) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("index pack: %w", err)
 	}
-	f, err := createTemp(r.packDir(), "tmp_idx_")
+	f, err := createTemp(r.packDir(), "idx")
 	if err != nil {
 		return "", err
 	}

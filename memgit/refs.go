@@ -18,24 +18,12 @@ import (
 // refused. The reflogs of the branch and of HEAD get their line while the
 // lock is held, as git writes them.
 func (r *Repo) updateRef(branch plumbing.ReferenceName, old, new plumbing.Hash, log reflogEntry) error {
-	path := filepath.Join(r.common, filepath.FromSlash(branch.String()))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("update %s: %w", branch.Short(), err)
+	l := newLock(r.common, branch.String()+".lock")
+	if err := l.lock(); err != nil {
+		return err
 	}
-	f, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return &RefusedError{Reason: fmt.Sprintf("%s.lock exists: another git process seems to be updating %s; if none is, remove the file and try again", path, branch.Short())}
-	}
-	if err != nil {
-		return fmt.Errorf("update %s: %w", branch.Short(), err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
+	defer l.release()
+	hook("ref-locked")
 	cur := plumbing.ZeroHash
 	if ref, err := r.st.Reference(branch); err == nil {
 		cur = ref.Hash()
@@ -48,18 +36,14 @@ func (r *Repo) updateRef(branch plumbing.ReferenceName, old, new plumbing.Hash, 
 	if err := r.writeReflogs(branch, old, new, log); err != nil {
 		return fmt.Errorf("update %s: %w", branch.Short(), err)
 	}
-	if _, err := f.WriteString(new.String() + "\n"); err != nil {
-		return fmt.Errorf("update %s: %w", branch.Short(), err)
+	_, err := l.f.WriteString(new.String() + "\n")
+	if err == nil {
+		err = l.f.Sync()
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("update %s: %w", branch.Short(), err)
+	if err == nil {
+		err = l.commit()
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("update %s: %w", branch.Short(), err)
-	}
-	done = true
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
+	if err != nil {
 		return fmt.Errorf("update %s: %w", branch.Short(), err)
 	}
 	return nil
