@@ -15,6 +15,7 @@ import (
 type work struct {
 	t       *memdir.Topic
 	words   memdir.Terms // of name and description, for matching
+	name    memdir.Terms // of the name: the subject of every fact
 	paras   []string
 	facts   []memdir.Terms // of each paragraph
 	refs    []*fact        // each paragraph, as indexed for routing
@@ -26,9 +27,9 @@ type work struct {
 
 func newWork(t *memdir.Topic, now time.Time) *work {
 	w := &work{t: t, words: memdir.TermsOf(t.Name + " " + t.Description), expired: t.Type == typesx.Project && t.Expired(now)}
-	name := memdir.TermsOf(t.Name)
+	w.name = memdir.TermsOf(t.Name)
 	for _, p := range paragraphs(t.Body) {
-		f := newFact(w, name, p)
+		f := newFact(w, w.name, p)
 		w.paras = append(w.paras, p)
 		w.facts = append(w.facts, f.terms)
 		w.refs = append(w.refs, f)
@@ -247,7 +248,7 @@ func factText(topicName, title, text string) string {
 }
 
 func (b *builtin) appendFact(w *work, text string, at time.Time) {
-	f := newFact(w, memdir.TermsOf(w.t.Name), text)
+	f := newFact(w, w.name, text)
 	w.paras = append(w.paras, text)
 	w.facts = append(w.facts, f.terms)
 	w.refs = append(w.refs, f)

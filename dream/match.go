@@ -143,12 +143,12 @@ func (b *builtin) sameFactTerms(typ typesx.Type, full, text memdir.Terms) *work 
 	var best *fact
 	var bestScore memdir.Score
 	for _, f := range x.candidates(full) {
+		if f.w.expired || !restates(full, f.full, f.w.name) && !restates(text, f.terms, f.w.name) {
+			continue
+		}
 		s := memdir.Compare(full, f.full)
 		if t := memdir.Compare(text, f.terms); better(t, s) {
 			s = t
-		}
-		if !s.SameFact() || f.w.expired {
-			continue
 		}
 		if best == nil || better(s, bestScore) || s == bestScore && f.w.t.File < best.w.t.File {
 			best, bestScore = f, s
@@ -182,12 +182,75 @@ func better(a, b memdir.Score) bool {
 func (w *work) sameFact(fact, text memdir.Terms) (int, bool) {
 	for i, f := range w.facts {
 		for _, terms := range []memdir.Terms{fact, text} {
-			if memdir.Compare(f, terms).SameFact() {
+			if restates(f, terms, w.name) {
 				return i, containsAll(fact, f) && adds(text, f) >= 2
 			}
 		}
 	}
 	return -1, false
+}
+
+// restates reports whether two facts about a subject (the terms of their
+// topic's name) say the same thing. Words they share only because they
+// are about one subject, and numbers they share, are no evidence of it:
+// "Release notes are due 2026-11-19" and "The release went out
+// 2026-11-19" share the release and a date (four terms: a date is three)
+// and are two facts. So, beyond memdir's SameFact on the facts as they
+// are:
+//
+//   - the facts must still be the same fact with all their numbers
+//     counted as one term (agreeing numbers are one piece of evidence;
+//     numbers that differ are a conflict already), and
+//   - what each says beyond its subject and its numbers (its predicate:
+//     "notes are due", "went out") must agree: more than half of the
+//     smaller predicate's terms are in the other, so a short restatement
+//     inside a longer fact still matches. When both facts hold numbers,
+//     more than half of the larger one's: a date or an amount anchors an
+//     event, and "the review is on 2026-12-04" and "the slides for the
+//     review are due 2026-12-04" are two events on one day.
+//
+// A fact whose predicate is empty ("Release: next week") says nothing the
+// other does not, unless both hold numbers. Measured on testdata/dedup
+// (TestOneFactOnce; nearmiss.txt holds facts that share a subject and a
+// date).
+func restates(a, b, subject memdir.Terms) bool {
+	na, nb := oneNumber(a), oneNumber(b)
+	if !memdir.Compare(a, b).SameFact() || !memdir.Compare(na, nb).SameFact() {
+		return false
+	}
+	pa, pb := predicate(a, subject), predicate(b, subject)
+	n := min(pa.Len(), pb.Len())
+	if na[numberTerm] > 0 && nb[numberTerm] > 0 {
+		n = max(pa.Len(), pb.Len())
+	}
+	return n == 0 || 2*memdir.Compare(pa, pb).Shared > n
+}
+
+// numberTerm stands for all of a fact's numbers in oneNumber.
+const numberTerm = "#"
+
+// oneNumber is t with its terms holding digits counted as one term.
+func oneNumber(t memdir.Terms) memdir.Terms {
+	out := make(memdir.Terms, len(t))
+	for k, n := range t {
+		if hasDigit(k) {
+			out[numberTerm] = 1
+		} else {
+			out[k] = n
+		}
+	}
+	return out
+}
+
+// predicate is t without its numbers and the terms of its subject.
+func predicate(t, subject memdir.Terms) memdir.Terms {
+	out := make(memdir.Terms, len(t))
+	for k, n := range t {
+		if !hasDigit(k) && subject[k] == 0 {
+			out[k] = n
+		}
+	}
+	return out
 }
 
 // adds counts the terms of text that old lacks.
