@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/memdir"
@@ -227,19 +228,10 @@ feed:
 	return <-errs // nil when the channel is empty
 }
 
-// cleanTemps removes the temp files a killed writer left behind (they are
-// dotfiles nobody reads). The caller holds the sidecar lock, so no live
-// writer of these directories is mid-write.
-func cleanTemps(dir string) {
-	for _, sub := range []string{".", "archive", stateDir, reportsDir} {
-		ents, err := os.ReadDir(filepath.Join(dir, sub))
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), atomicfile.TempPrefix) {
-				_ = os.Remove(filepath.Join(dir, sub, e.Name()))
-			}
-		}
-	}
+// cleanTemps removes the temp files a killed writer left in the
+// directories a dream writes, by atomicfile's rule: those of a writer
+// provably gone, and any older than memdir.TempMaxAge. wall is the real
+// clock, which stamps the files.
+func cleanTemps(dir string, wall time.Time) {
+	atomicfile.CleanTemps(dir, []string{".", memdir.ArchiveDir, stateDir, reportsDir}, memdir.TempMaxAge, wall)
 }

@@ -6,8 +6,9 @@
 // # One run
 //
 // Run takes the consolidation lock (.consolidate-lock: the dreaming
-// process's PID inside, its mtime the time of the last dream; a lock whose
-// holder is dead or that is older than an hour is taken over) and the
+// process inside, its mtime the time of the last finished dream; a lock
+// whose holder is gone or that is older than an hour is taken over; see
+// LockFile) and the
 // store's sidecar lock, replays the journal a killed dream may have left,
 // then gathers the topics, the index and the pending log entries, and
 // hands them to a distiller: the built-in one (deterministic rules, see
@@ -153,7 +154,7 @@ func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) 
 	app := &applier{dir: d.Path, crashAfter: int64(opts.CrashAfter)}
 	var notes []string
 	if !opts.DryRun {
-		cleanTemps(d.Path)
+		cleanTemps(d.Path, opts.wall())
 		j, err := readJournal(d.Path)
 		if err != nil {
 			return nil, err
