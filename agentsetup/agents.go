@@ -24,6 +24,9 @@ type Options struct {
 	// InstructionFile is the instruction file that gets the memory note
 	// for agents without hooks (amp); absolute.
 	InstructionFile string
+	// MemoryDir is memdir's memory directory for the project (absolute):
+	// Claude Code's auto memory is pointed at it.
+	MemoryDir string
 }
 
 // target is one file setup edits and what it puts there.
@@ -34,9 +37,26 @@ type target struct {
 	server     jobj
 	serverPath []string
 	hooks      []hookSpec
+	// JSON: settings setup owns (set when missing, taken out by undo when
+	// they still hold setup's value) and strings it adds to lists
+	// (permission rules, approved servers).
+	settings []setting
+	lists    []listSetting
 	// TOML and markdown: the managed block.
 	fence fence
 	block string
+}
+
+// listSetting is strings setup adds to the JSON list at path.
+type listSetting struct {
+	path   []string
+	values []string
+}
+
+// setting is one JSON value setup writes at path.
+type setting struct {
+	path  []string
+	value any // a string or a bool
 }
 
 // hookSpec is one hook setup wires: a matcher group with one command.
@@ -45,6 +65,9 @@ type hookSpec struct {
 	matcher string
 	sub     string // the memdir subcommand and its arguments, e.g. "capture"
 	timeout int
+	// legacy are subcommands earlier releases of setup wrote for this
+	// hook: they are setup's own, replaced by sub and taken out by undo.
+	legacy []string
 }
 
 // The memdir subcommands hooks run.
@@ -53,6 +76,34 @@ func contextArgs(agent string) string {
 }
 
 const captureArgs = "capture"
+
+// claudeContextArgs is Claude Code's session-start hook when Claude loads
+// MEMORY.md itself from memdir's directory (autoMemoryDirectory): memdir
+// adds no memory, so MEMORY.md reaches the model once.
+const claudeContextArgs = "context --agent claude --no-instructions --no-memory --format claude-hook"
+
+// ClaudeTools are memdir's MCP tools as Claude Code names them, with
+// whether setup allows them without asking: every tool but memory_forget,
+// which deletes, so Claude asks before it forgets.
+var ClaudeTools = []struct {
+	Name  string
+	Allow bool
+}{
+	{"mcp__memdir__memory_search", true}, {"mcp__memdir__memory_show", true},
+	{"mcp__memdir__memory_list", true}, {"mcp__memdir__memory_timeline", true},
+	{"mcp__memdir__memory_stats", true}, {"mcp__memdir__memory_add", true},
+	{"mcp__memdir__memory_forget", false},
+}
+
+func claudeAllow() []string {
+	var out []string
+	for _, t := range ClaudeTools {
+		if t.Allow {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
 
 // targets lists the files for o.Agent and scope.
 func targets(o Options) ([]target, error) {
@@ -99,31 +150,60 @@ func stdioServer(o Options, withType bool) jobj {
 
 // Claude Code: MCP servers in .mcp.json (project) or ~/.claude.json
 // (user; inside CLAUDE_CONFIG_DIR when set, and the legacy
-// ~/.claude/.config.json when that exists); hooks in .claude/settings.json
-// or ~/.claude/settings.json.
+// ~/.claude/.config.json when that exists); hooks and permission rules in
+// .claude/settings.json or ~/.claude/settings.json.
+//
+// One memory: for a project, Claude's auto memory is pointed at memdir's
+// directory (autoMemoryDirectory, which Claude honours in
+// .claude/settings.local.json but not in the committed settings.json), so
+// Claude loads MEMORY.md and writes memories there itself and memdir's
+// session-start hook adds none. User-wide settings cannot name one
+// directory per project, so --user turns Claude's own auto memory off
+// (autoMemoryEnabled: false) and memdir's hook carries MEMORY.md.
 func claudeTargets(o Options, claudeDir, globalDir string) []target {
 	mcpFile := filepath.Join(o.Root, ".mcp.json")
 	settings := filepath.Join(o.Root, ".claude", "settings.json")
+	ctx := claudeContextArgs
+	legacy := []string{contextArgs("claude")}
 	if o.User {
 		mcpFile = filepath.Join(globalDir, ".claude.json")
 		if legacy := filepath.Join(claudeDir, ".config.json"); exists(legacy) {
 			mcpFile = legacy
 		}
 		settings = filepath.Join(claudeDir, "settings.json")
+		ctx, legacy = contextArgs("claude"), nil
 	}
-	return []target{
-		{path: mcpFile, format: "json", server: stdioServer(o, true), serverPath: []string{"mcpServers", "memdir"}},
-		{path: settings, format: "json", hooks: []hookSpec{
-			{event: "SessionStart", matcher: "startup|clear|compact", sub: contextArgs("claude"), timeout: 30},
-			{event: "UserPromptSubmit", sub: captureArgs, timeout: 30},
-			{event: "PreCompact", sub: captureArgs, timeout: 30},
-			{event: "SessionEnd", sub: captureArgs, timeout: 30},
-		}},
+	allow := listSetting{path: []string{"permissions", "allow"}, values: claudeAllow()}
+	main := target{path: settings, format: "json", lists: []listSetting{allow}, hooks: []hookSpec{
+		{event: "SessionStart", matcher: "startup|clear|compact", sub: ctx, timeout: 30, legacy: legacy},
+		{event: "UserPromptSubmit", sub: captureArgs, timeout: 30},
+		{event: "PreCompact", sub: captureArgs, timeout: 30},
+		{event: "SessionEnd", sub: captureArgs, timeout: 30},
+	}}
+	ts := []target{{path: mcpFile, format: "json", server: stdioServer(o, true), serverPath: []string{"mcpServers", "memdir"}}}
+	if o.User || o.MemoryDir == "" {
+		if o.User {
+			main.settings = []setting{{path: []string{"autoMemoryEnabled"}, value: false}}
+		}
+		return append(ts, main)
 	}
+	// The person's approval of the .mcp.json server setup wrote, as Claude
+	// records it when asked: without it `claude -p` starts no server.
+	local := target{path: filepath.Join(o.Root, ".claude", "settings.local.json"), format: "json",
+		settings: []setting{{path: []string{"autoMemoryDirectory"}, value: o.MemoryDir}},
+		lists:    []listSetting{{path: []string{"enabledMcpjsonServers"}, values: []string{"memdir"}}}}
+	return append(ts, main, local)
 }
+
+// CodexSessionEndTimeout is the longest SessionEnd hook Codex runs, in
+// seconds: it clamps a longer timeout to this and warns on every run.
+const CodexSessionEndTimeout = 3
 
 // Codex: [mcp_servers.memdir] in config.toml (~/.codex or CODEX_HOME for
 // the user, .codex/ in a trusted project) and hooks in hooks.json beside it.
+// Codex starts an MCP server with a bare environment: env_vars passes
+// memdir's own variables through when the person set them, so the server
+// opens the memory the hooks open.
 func codexTargets(o Options, codexHome string) []target {
 	dir := codexHome
 	if !o.User {
@@ -133,6 +213,7 @@ func codexTargets(o Options, codexHome string) []target {
 		"[mcp_servers.memdir]\n" +
 		"command = " + tomlQuote(o.Program) + "\n" +
 		"args = [\"mcp\"]\n" +
+		"env_vars = [\"MEMDIR_HOME\", \"MEMDIR_DIR\"]\n" +
 		"# <<< memdir setup\n"
 	return []target{
 		{path: filepath.Join(dir, "config.toml"), format: "toml", fence: tomlFence, block: block},
@@ -140,7 +221,7 @@ func codexTargets(o Options, codexHome string) []target {
 			{event: "SessionStart", matcher: "startup|clear|compact", sub: contextArgs("codex"), timeout: 30},
 			{event: "UserPromptSubmit", sub: captureArgs, timeout: 30},
 			{event: "PreCompact", sub: captureArgs, timeout: 30},
-			{event: "SessionEnd", sub: captureArgs, timeout: 30},
+			{event: "SessionEnd", sub: captureArgs, timeout: CodexSessionEndTimeout},
 		}},
 	}
 }
@@ -156,8 +237,13 @@ func geminiTargets(o Options, geminiDir string) []target {
 	if o.User {
 		path = filepath.Join(geminiDir, "settings.json")
 	}
+	// trust: Gemini's policy then allows memdir's tools without asking,
+	// which is what offers them in headless mode (gemini -p) without
+	// --allowed-mcp-server-names; mcp.allowed would do it too, but it is an
+	// allowlist that would shut out every other server.
+	server := append(stdioServer(o, false), jkv{"trust", true})
 	return []target{{path: path, format: "json",
-		server: stdioServer(o, false), serverPath: []string{"mcpServers", "memdir"},
+		server: server, serverPath: []string{"mcpServers", "memdir"},
 		hooks: []hookSpec{
 			{event: "SessionStart", sub: contextArgs("gemini"), timeout: 30000},
 			{event: "BeforeAgent", sub: captureArgs, timeout: 30000},
@@ -247,24 +333,24 @@ func runsMemdir(command string) (program, rest string, ok bool) {
 }
 
 // Hints say what the person still has to do in the agent once its files
-// are written: each agent asks before it runs what a file brought in.
+// are written: each agent asks before it trusts what a file brought in.
 func Hints(agent string, user bool) []string {
 	switch agent {
 	case "claude":
 		h := []string{"restart Claude Code; /mcp lists the memdir server and /hooks the hooks"}
 		if !user {
-			h = append(h, "Claude Code asks once before it starts a server from a project's .mcp.json")
+			h = append(h, "run `claude` here once and accept the trust dialog: until then Claude Code ignores the project's permission rules, and `claude -p` refuses memdir's tools")
 		}
 		return h
 	case "codex":
-		h := []string{"Codex runs new hooks only after you review them: it says so when a session starts"}
+		h := []string{"Codex runs no hook until you review it, and `codex exec` skips an unreviewed hook without a word: run `codex`, type /hooks and trust memdir's four hooks (`memdir doctor codex` checks)"}
 		if !user {
-			h = append(h, "Codex reads a project's .codex/ files only when the project is trusted")
+			h = append(h, "Codex reads a project's .codex/ files only when the project is trusted: `codex` asks when it starts here")
 		}
 		return h
 	case "gemini":
 		if !user {
-			return []string{"Gemini CLI reads a project's settings only in a trusted folder, and asks before it runs the project's hooks"}
+			return []string{"Gemini CLI reads a project's settings only in a trusted folder: run `gemini` here once and trust it"}
 		}
 	case "amp":
 		if !user {

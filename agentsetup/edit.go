@@ -48,6 +48,18 @@ func (t target) editJSON(src string, o Options) (string, []string, bool, error) 
 		}
 		notes = appendNote(notes, note)
 	}
+	for _, st := range t.settings {
+		note, err := d.setting(st, o.Undo)
+		if err != nil {
+			return "", nil, false, err
+		}
+		notes = appendNote(notes, note)
+	}
+	for _, l := range t.lists {
+		if err := d.list(l, o.Undo); err != nil {
+			return "", nil, false, err
+		}
+	}
 	if d.src == initial {
 		return src, notes, false, nil
 	}
@@ -79,12 +91,78 @@ func (d *jsonDoc) server(t target, o Options) (string, error) {
 		return "", d.set(t.server, t.serverPath...)
 	case !ours:
 		return fmt.Sprintf("%s: %s is already set and does not run `memdir mcp`; left as it is", d.path, name), nil
-	case strValue(cur, "command") == o.Program:
-		return "", nil
 	}
-	// Ours, with another memdir binary: point it at this one.
-	it, _ := cur.member("command")
-	return "", d.splice(it.val.start, it.val.end, quote(o.Program))
+	// Ours: point it at this memdir, and add the keys an earlier setup did
+	// not write (Gemini's trust).
+	for _, kv := range t.server {
+		if kv.k == "args" || kv.k == "type" {
+			continue
+		}
+		it, _ := d.lookup(t.serverPath...).member(kv.k)
+		switch {
+		case it == nil:
+			if err := d.set(kv.v, append(slices.Clone(t.serverPath), kv.k)...); err != nil {
+				return "", err
+			}
+		case render(kv.v, "", "") != d.src[it.val.start:it.val.end]:
+			if err := d.splice(it.val.start, it.val.end, render(kv.v, "", "")); err != nil {
+				return "", err
+			}
+		}
+	}
+	return "", nil
+}
+
+// setting writes st when the key is missing, or takes it out on undo when
+// it still holds setup's value. A different value is the person's: it
+// stays, with a note.
+func (d *jsonDoc) setting(st setting, undo bool) (string, error) {
+	name := strings.Join(st.path, ".")
+	cur := d.lookup(st.path...)
+	want := render(st.value, "", "")
+	ours := cur != nil && d.src[cur.start:cur.end] == want
+	switch {
+	case undo && ours:
+		return "", d.removePath(st.path)
+	case undo, ours:
+		return "", nil
+	case cur != nil:
+		return fmt.Sprintf("%s: %s is already set to %s; left as it is", d.path, name, d.src[cur.start:cur.end]), nil
+	}
+	return "", d.set(st.value, st.path...)
+}
+
+// list adds l's strings to the list at l.path (those missing), or takes
+// them out on undo, with the containers left empty.
+func (d *jsonDoc) list(l listSetting, undo bool) error {
+	path := l.path
+	for _, r := range l.values {
+		list := d.lookup(path...)
+		if list != nil && list.kind != '[' {
+			return fmt.Errorf("%s: %s is not a list; fix it by hand (memdir changed nothing)", d.path, strings.Join(path, "."))
+		}
+		i := -1
+		if list != nil {
+			i = slices.IndexFunc(list.items, func(it item) bool { return it.val.kind == '"' && it.val.str == r })
+		}
+		switch {
+		case undo && i >= 0:
+			if err := d.removeItem(list, i); err != nil {
+				return err
+			}
+			if err := d.pruneEmpty(path); err != nil {
+				return err
+			}
+		case !undo && i < 0:
+			if p := d.lookup(path[:len(path)-1]...); len(path) > 1 && p != nil && p.kind != '{' {
+				return d.notObject(path[:len(path)-1])
+			}
+			if err := d.appendTo(r, path...); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // isMemdirServer reports whether an MCP entry runs `memdir mcp`.
@@ -141,7 +219,7 @@ func (d *jsonDoc) findHooks(h hookSpec) []found {
 			if !ok || rest != verb && !strings.HasPrefix(rest, verb+" ") {
 				continue
 			}
-			out = append(out, found{group: gi, hook: hi, node: hk.val, exact: rest == h.sub})
+			out = append(out, found{group: gi, hook: hi, node: hk.val, exact: rest == h.sub || slices.Contains(h.legacy, rest)})
 		}
 	}
 	return out
@@ -162,14 +240,21 @@ func (d *jsonDoc) hook(h hookSpec, program string) (string, error) {
 	}
 	want := hookCommand(program, h.sub)
 	group := d.lookup("hooks", h.event).items[f.group].val
-	if strValue(f.node, "command") == want && strValue(group, "matcher") == h.matcher {
+	timeout, _ := f.node.member("timeout")
+	if strValue(f.node, "command") == want && strValue(group, "matcher") == h.matcher &&
+		timeout != nil && d.src[timeout.val.start:timeout.val.end] == fmt.Sprint(h.timeout) {
 		return "", nil
 	}
 	hooks, _ := group.member("hooks")
 	if len(hooks.val.items) == 1 && len(group.items) <= 2 {
 		return "", d.splice(group.start, group.end, render(hookGroup(h, program), lineIndent(d.src, group.start), d.unitFor(group.start)))
 	}
-	it, _ := f.node.member("command")
+	if timeout != nil {
+		if err := d.splice(timeout.val.start, timeout.val.end, fmt.Sprint(h.timeout)); err != nil {
+			return "", err
+		}
+	}
+	it, _ := d.findHooks(h)[0].node.member("command")
 	return "", d.splice(it.val.start, it.val.end, quote(want))
 }
 

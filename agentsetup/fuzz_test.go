@@ -24,6 +24,11 @@ func FuzzJSONC(f *testing.F) {
 	o := Options{Agent: "gemini", Program: "memdir"}
 	t0 := geminiTargets(o, "")[0]
 	t0.hooks = t0.hooks[:2] // one with a matcher-less group is enough, and keeps 50,000 runs quick
+	// Claude's settings: a value and list entries setup owns, too.
+	t0.settings = []setting{{path: []string{"autoMemoryDirectory"}, value: "/m"}}
+	t0.lists = []listSetting{{path: []string{"permissions", "allow"}, values: []string{"mcp__memdir__memory_search"}}}
+	f.Add(`{"permissions": {"allow": ["Bash"], "deny": []}, "autoMemoryDirectory": "/m"}`)
+	f.Add(`{"autoMemoryDirectory": "/elsewhere", "permissions": {"allow": []}}`)
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1024 {
 			return
@@ -57,7 +62,8 @@ func FuzzJSONC(f *testing.F) {
 		}
 		// An empty object or list written with white space inside ("{ }")
 		// comes back as "{}": the one thing an undo does not restore.
-		if back != src && !emptyWithSpace.MatchString(src) && !strings.Contains(src, `"mcpServers"`) && !strings.Contains(src, `"hooks"`) {
+		if back != src && !emptyWithSpace.MatchString(src) && !strings.Contains(src, `"mcpServers"`) && !strings.Contains(src, `"hooks"`) &&
+			!strings.Contains(src, `"permissions"`) && !strings.Contains(src, `"autoMemoryDirectory"`) {
 			t.Fatalf("undo did not restore the bytes:\n%q\n%q", src, back)
 		}
 	})

@@ -41,6 +41,9 @@ type Change struct {
 	New   []byte   `json:"-"` // the file afterwards; nil when setup removes it
 	Notes []string `json:"notes,omitempty"`
 	mode  fs.FileMode
+	// prune is the project folder holding the file (.claude, .codex, ...):
+	// removed when removing the file leaves it empty.
+	prune string
 }
 
 // Changed reports whether the file would change.
@@ -100,6 +103,8 @@ func plan(t target, o Options) (Change, error) {
 	c := Change{Path: path, mode: 0o644}
 	if o.User {
 		c.mode = 0o600
+	} else if dir := filepath.Dir(path); dir != o.Root && within(o.Root, dir) {
+		c.prune = dir
 	}
 	data, err := os.ReadFile(path)
 	switch {
@@ -190,6 +195,9 @@ func Apply(c Change, backupDir, stamp string) (string, error) {
 	if c.New == nil {
 		if err := os.Remove(c.Path); err != nil {
 			return backup, fmt.Errorf("remove %s: %w", c.Path, err)
+		}
+		if c.prune != "" && os.Remove(c.prune) == nil {
+			return backup, atomicfile.SyncDir(filepath.Dir(c.prune))
 		}
 		return backup, atomicfile.SyncDir(filepath.Dir(c.Path))
 	}

@@ -50,7 +50,8 @@ func world(t *testing.T) (home, root string) {
 
 func options(agent string, user bool, home, root string) Options {
 	return Options{Agent: agent, User: user, Program: "/opt/memdir/bin/memdir", Home: home, Root: root,
-		Getenv: func(string) string { return "" }, InstructionFile: filepath.Join(root, "AGENTS.md")}
+		Getenv: func(string) string { return "" }, InstructionFile: filepath.Join(root, "AGENTS.md"),
+		MemoryDir: filepath.Join(home, ".memdir", "projects", "-src-app", "memory")}
 }
 
 // snapshot reads every file under dir.
@@ -137,6 +138,76 @@ func TestSetupRoundTrip(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestSetupClaudeFreshProject: a project with no .claude/ gets one, and
+// the undo takes it away again; a project's settings hold the permission
+// rules and the local file points Claude's auto memory at memdir's.
+func TestSetupClaudeFreshProject(t *testing.T) {
+	base := t.TempDir()
+	home, root := filepath.Join(base, "home"), filepath.Join(base, "app")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := options("claude", false, home, root)
+	applyAll(t, o, filepath.Join(base, "backups"))
+	local, err := os.ReadFile(filepath.Join(root, ".claude", "settings.local.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Dir     string   `json:"autoMemoryDirectory"`
+		Enabled []string `json:"enabledMcpjsonServers"`
+	}
+	if err := json.Unmarshal(local, &got); err != nil || got.Dir != o.MemoryDir || len(got.Enabled) != 1 || got.Enabled[0] != "memdir" {
+		t.Errorf("settings.local.json = %s (%v)", local, err)
+	}
+	settings, _ := os.ReadFile(filepath.Join(root, ".claude", "settings.json"))
+	if !strings.Contains(string(settings), `"mcp__memdir__memory_search"`) || strings.Contains(string(settings), "memory_forget") {
+		t.Errorf("settings.json permissions:\n%s", settings)
+	}
+	o.Undo = true
+	applyAll(t, o, filepath.Join(base, "backups"))
+	if left, _ := os.ReadDir(root); len(left) != 0 {
+		t.Errorf("undo left %v in the project", left)
+	}
+}
+
+// TestHookUpgrades: a hook an earlier setup wrote (the old session-start
+// command, Codex's old SessionEnd timeout) is setup's own and is updated.
+func TestHookUpgrades(t *testing.T) {
+	for _, tc := range []struct {
+		name, agent, file, src, want, gone string
+	}{
+		{"claude legacy context", "claude", ".claude/settings.json",
+			`{"hooks": {"SessionStart": [{"matcher": "startup|clear|compact", "hooks": [{"type": "command", "command": "memdir context --agent claude --no-instructions --format claude-hook", "timeout": 30}]}]}}`,
+			"--no-memory", "--no-instructions --format"},
+		{"codex SessionEnd timeout", "codex", ".codex/hooks.json",
+			`{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "memdir capture", "timeout": 30}]}]}}`,
+			`"timeout": 3}]}], "SessionStart"`, `"timeout": 30}]}], "SessionStart"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			home, root := filepath.Join(base, "home"), filepath.Join(base, "app")
+			path := filepath.Join(root, tc.file)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			o := options(tc.agent, false, home, root)
+			o.Program = "memdir"
+			applyAll(t, o, filepath.Join(base, "backups"))
+			got, _ := os.ReadFile(path)
+			if !strings.Contains(string(got), tc.want) || strings.Contains(string(got), tc.gone) {
+				t.Errorf("got\n%s\nwant %q and no %q", got, tc.want, tc.gone)
+			}
+			if n := strings.Count(string(got), "memdir c"); n != 4 {
+				t.Errorf("%d memdir hooks, want 4:\n%s", n, got)
+			}
+		})
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/memdir/memdir/agentsetup"
 	"github.com/memdir/memdir/instructions"
+	"github.com/memdir/memdir/settings"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -89,6 +90,11 @@ func runSetup(a *app, opts setupOptions, agent string) error {
 	if o.Program == "" {
 		o.Program = a.defaultProgram(opts.user)
 	}
+	if agent == "claude" && !opts.user {
+		if o.MemoryDir, err = a.claudeMemoryDir(repo.Root, s, opts.undo || opts.print); err != nil {
+			return err
+		}
+	}
 	if agent == "amp" {
 		if o.InstructionFile, err = a.ampInstructionFile(repo.Root, repo.WorkTree, cwd, opts.user); err != nil {
 			return err
@@ -122,6 +128,24 @@ func runSetup(a *app, opts setupOptions, agent string) error {
 		}
 	}
 	return a.reportSetup(agent, opts, files)
+}
+
+// claudeMemoryDir is the project's memory directory, which setup points
+// Claude Code's auto memory at. Unless only looking, it is created (and
+// its root claimed), since Claude writes into it without creating it.
+func (a *app) claudeMemoryDir(root string, s *settings.Settings, look bool) (string, error) {
+	loc, err := a.locate(root, s)
+	if err != nil || look {
+		return loc.Dir, err
+	}
+	ws, err := a.openWorkspace(loc, s)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(loc.Dir, 0o700); err != nil {
+		return "", fmt.Errorf("create the memory directory: %w", err)
+	}
+	return loc.Dir, ws.claim()
 }
 
 // defaultProgram is what the agent runs: "memdir" from PATH for project
