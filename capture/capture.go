@@ -98,7 +98,7 @@ var rememberPhrase = lazyre.New(`(?is)^(?:please[,\s]+)?remember(?:\s+that\b|\s*
 // not a heading ("## ..."), a shebang or an issue number ("#123 fails"), so
 // that pasted markdown is not taken for a note.
 func Remember(prompt string) (string, bool) {
-	p := strings.TrimSpace(prompt)
+	p := strings.TrimSpace(StripHookContext(prompt))
 	if rest, ok := strings.CutPrefix(p, "#"); ok {
 		if strings.ContainsAny(p, "\r\n") || rest == "" || strings.HasPrefix(rest, "#") || strings.HasPrefix(rest, "!") {
 			return "", false
@@ -115,6 +115,24 @@ func Remember(prompt string) (string, bool) {
 	}
 	note := strings.TrimSpace(m[1])
 	return note, note != ""
+}
+
+// StripHookContext returns the person's prompt without the session-start
+// context Gemini CLI puts in front of it in headless mode (gemini -p):
+// "<hook_context>...</hook_context>\n\n" and then the prompt. Gemini
+// escapes "<" and ">" inside the context, so the first closing tag ends it.
+// A prompt without that prefix is returned as it is.
+func StripHookContext(prompt string) string {
+	const open, closing = "<hook_context>", "</hook_context>"
+	rest, ok := strings.CutPrefix(strings.TrimLeft(prompt, " \t\r\n"), open)
+	if !ok {
+		return prompt
+	}
+	_, after, ok := strings.Cut(rest, closing)
+	if !ok {
+		return prompt
+	}
+	return strings.TrimLeft(after, " \t\r\n")
 }
 
 // Note is a remembered prompt made ready for the store.

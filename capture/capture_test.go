@@ -31,6 +31,12 @@ func TestRemember(t *testing.T) {
 		{"do you remember that bug?", "", false},
 		{"remembering things is hard", "", false},
 		{"fix the build", "", false},
+		// Gemini CLI's headless prompt: the session-start context first.
+		{"<hook_context>&lt;auto-memory&gt;\n# Your memory\n- [A](a.md) — b\n&lt;/auto-memory&gt;</hook_context>\n\n# always run gofmt", "always run gofmt", true},
+		{"<hook_context>ctx</hook_context>\n\nremember that staging needs the VPN", "staging needs the VPN", true},
+		{"<hook_context># not this</hook_context>\n\nfix the build", "", false},
+		{"<hook_context>never closed\n\n# always run gofmt", "", false},
+		{"# always run gofmt <hook_context>x</hook_context>", "always run gofmt <hook_context>x</hook_context>", true},
 	} {
 		got, ok := Remember(tc.prompt)
 		if got != tc.want || ok != tc.ok {
@@ -176,6 +182,7 @@ func FuzzParseInput(f *testing.F) {
 	f.Add([]byte(`{"hook_event_name":"UserPromptSubmit","prompt":"# use pnpm"}`))
 	f.Add([]byte(`{"hook_event_name":"BeforeAgent","prompt":"remember that x","cwd":"/"}`))
 	f.Add([]byte(`{"hook_event_name":"SessionEnd","transcript_path":null,"reason":"other"}`))
+	f.Add([]byte(`{"hook_event_name":"BeforeAgent","prompt":"<hook_context>c</hook_context>\n\n# use pnpm"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := ParseInput(data)
 		if err != nil {
@@ -213,5 +220,25 @@ func FuzzReadTranscript(f *testing.F) {
 			t.Fatalf("offset %d of %d bytes is not at a line end", n, len(data))
 		}
 		_ = Digest(s, "fuzz")
+	})
+}
+
+// FuzzStripHookContext: the prompt that is left is a suffix of the input,
+// and input without Gemini's prefix comes back unchanged.
+func FuzzStripHookContext(f *testing.F) {
+	for _, s := range []string{"", "# x", "<hook_context>a</hook_context>\n\n# x", "<hook_context>", " <hook_context></hook_context>b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := StripHookContext(s)
+		if !strings.HasSuffix(s, got) {
+			t.Fatalf("StripHookContext(%q) = %q: not a suffix", s, got)
+		}
+		if !strings.Contains(s, "<hook_context>") && got != s {
+			t.Fatalf("StripHookContext(%q) = %q: changed a prompt without the prefix", s, got)
+		}
+		if got != s && !strings.Contains(s[:len(s)-len(got)], "</hook_context>") {
+			t.Fatalf("StripHookContext(%q) cut %q without a closing tag", s, s[:len(s)-len(got)])
+		}
 	})
 }
