@@ -84,24 +84,11 @@ func (a *applier) write(op fileOp) error {
 		return fmt.Errorf("dream: %w", err)
 	}
 	o := atomicfile.Options{Perm: 0o644}
-	var l *lease
 	if op.Guard != nil {
 		o.Expect = op.Guard.stamp()
-		var err error
-		if l, err = takeLease(a.dir, op.Path); err != nil {
-			return &changedError{File: op.Path, Err: fmt.Errorf("%s %w (%v)", op.Path, atomicfile.ErrChanged, err)}
-		}
 	}
 	err := atomicfile.WriteInside(a.dir, op.Path, []byte(op.Data), o)
-	if l != nil {
-		if lerr := l.release(a.dir, op.Path, []byte(op.Data)); err == nil {
-			err = lerr
-		}
-	}
-	var ce *changedError
 	switch {
-	case errors.As(err, &ce):
-		return err
 	case errors.Is(err, atomicfile.ErrChanged):
 		return &changedError{File: op.Path, Err: err}
 	case err != nil:
