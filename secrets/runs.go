@@ -78,6 +78,11 @@ func checkRun(text string, start, end, prio, depth int) []match {
 	}
 	decoded, ok := decodeText(text[start:padded], wrappedBlock(text, padded))
 	if !ok {
+		// A run that happens to be as wide as a wrapped block's lines
+		// (a double-encoded token alone on a line) stands alone.
+		decoded, ok = decodeText(text[start:padded], "")
+	}
+	if !ok {
 		return nil
 	}
 	inner := scanAll(decoded, depth+1)
@@ -213,11 +218,24 @@ func awsSecret(r string) bool {
 			changes++
 		}
 	}
-	if !up || !low || !dig || changes < minTransitions {
+	if !up || !low || !dig || changes < minTransitions || wordy(r) {
 		return false
 	}
 	_, isText := decodeText(r, "")
 	return !isText
+}
+
+// wordy reports whether a run holds two or more words of prose between its
+// '+' and '/' (a URL's query string, a path): a random key holds almost
+// never even one.
+func wordy(r string) bool {
+	n := 0
+	for _, w := range strings.FieldsFunc(r, func(c rune) bool { return c == '+' || c == '/' }) {
+		if len(w) >= 3 && proseWord(w) {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // charClass maps a base64 byte to 'A', 'a', '0' or '+'.
