@@ -5,12 +5,12 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
+
+	"github.com/memdir/memdir/untrusted"
 )
 
 // Sentinel errors.
@@ -29,23 +29,10 @@ func openRoot(dir string) (*os.Root, error) {
 	return os.OpenRoot(dir)
 }
 
-// escapes reports whether err is os.Root's refusal of a path that leaves
-// the root. The error is not exported; it is the only non-errno error an
-// os.Root lookup returns.
-func escapes(err error) bool {
-	for ; err != nil; err = errors.Unwrap(err) {
-		var errno syscall.Errno
-		if !errors.As(err, &errno) && err.Error() == "path escapes from parent" {
-			return true
-		}
-	}
-	return false
-}
-
 // outside turns os.Root's escape error into one that names rel and wraps
 // ErrOutside; other errors are returned as they are.
 func outside(rel string, err error) error {
-	if escapes(err) {
+	if untrusted.Escapes(err) {
 		return fmt.Errorf("%s %w", filepath.ToSlash(rel), ErrOutside)
 	}
 	return err
@@ -58,14 +45,20 @@ func OpenInside(dir, rel string) (*os.File, error) {
 }
 
 // OpenFileInside is os.OpenFile for the path rel inside dir, refusing a
-// path that leads outside dir (ErrOutside).
+// path that leads outside dir (ErrOutside) and anything but a regular
+// file (untrusted.ErrNotRegular); the open never blocks on a FIFO.
 func OpenFileInside(dir, rel string, flag int, perm os.FileMode) (*os.File, error) {
 	root, err := openRoot(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	f, err := root.OpenFile(rel, flag, perm)
+	return openIn(root, rel, flag, perm)
+}
+
+// openIn opens rel inside root through the untrusted-file owner.
+func openIn(root *os.Root, rel string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := untrusted.OpenFileIn(root, rel, flag, perm)
 	if err != nil {
 		return nil, outside(rel, err)
 	}
@@ -73,7 +66,8 @@ func OpenFileInside(dir, rel string, flag int, perm os.FileMode) (*os.File, erro
 }
 
 // ReadInside reads the file rel inside dir, refusing a path that leads
-// outside dir (ErrOutside).
+// outside dir (ErrOutside), a file that is not regular and one larger than
+// untrusted.MaxMemory.
 func ReadInside(dir, rel string) ([]byte, error) {
 	f, err := OpenInside(dir, rel)
 	if err != nil {
@@ -83,29 +77,10 @@ func ReadInside(dir, rel string) ([]byte, error) {
 	return readFull(f)
 }
 
-// readFull reads an open file from its start to its end, in one
-// allocation when its size is known: io.ReadAll grows its buffer step by
-// step, and for a 2 MB MEMORY.md the copies and the clearing of each
-// larger buffer were a fifth of an add.
+// readFull reads an open memory file from its start, at most
+// untrusted.MaxMemory bytes.
 func readFull(f *os.File) ([]byte, error) {
-	size := int64(0)
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		size = fi.Size()
-	}
-	buf := make([]byte, 0, max(size, 0)+512)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.ReadAt(buf[len(buf):cap(buf)], int64(len(buf)))
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	return untrusted.Read(f, f.Name(), untrusted.MaxMemory)
 }
 
 // StatInside is os.Stat for the path rel inside dir: it follows symlinks
@@ -153,9 +128,9 @@ func ReadStamped(dir, rel string) ([]byte, Stamp, error) {
 }
 
 func readStamped(root *os.Root, rel string) ([]byte, Stamp, error) {
-	f, err := root.Open(rel)
+	f, err := openIn(root, rel, os.O_RDONLY, 0)
 	if err != nil {
-		return nil, Stamp{}, outside(rel, err)
+		return nil, Stamp{}, err
 	}
 	defer f.Close()
 	data, err := readFull(f)
@@ -181,7 +156,7 @@ func (s Stamp) Same(o Stamp) bool {
 // settle can see a write that lands in it after the check (nil when
 // there is none).
 func (s Stamp) check(root *os.Root, rel string) (*os.File, error) {
-	f, err := root.Open(rel)
+	f, err := openIn(root, rel, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		if s.Exists {
 			return nil, fmt.Errorf("%s %w", filepath.ToSlash(rel), ErrChanged)
@@ -189,7 +164,7 @@ func (s Stamp) check(root *os.Root, rel string) (*os.File, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, outside(rel, err)
+		return nil, err
 	}
 	now, err := stampOpen(f)
 	if err == nil && !s.Same(now) {
@@ -231,13 +206,13 @@ func (s Stamp) settle(root *os.Root, rel string, old *os.File, data []byte) erro
 	if err != nil || fi.Size() == s.Size && fi.ModTime().Equal(s.ModTime) {
 		return err
 	}
-	late, err := io.ReadAll(io.NewSectionReader(old, 0, 1<<62))
+	late, err := readFull(old)
 	if err != nil {
 		return err
 	}
 	// What others appended to the new file since the rename stays, after
 	// the late write; a file replaced by yet another writer is theirs.
-	if cur, err := root.ReadFile(rel); err == nil && bytes.HasPrefix(cur, data) {
+	if cur, err := readIn(root, rel); err == nil && bytes.HasPrefix(cur, data) {
 		tmp, f, err := createTemp(root, rel)
 		if err != nil {
 			return err
@@ -273,11 +248,19 @@ func OpenRoot(dir string) (*Root, error) {
 	return &Root{root: r}, nil
 }
 
-// ReadFile reads the file rel inside the root, refusing a path that leads
-// outside it (ErrOutside).
+// ReadFile reads the file rel inside the root as ReadInside does.
 func (r *Root) ReadFile(rel string) ([]byte, error) {
-	data, err := r.root.ReadFile(rel)
-	return data, outside(rel, err)
+	return readIn(r.root, rel)
+}
+
+// readIn reads rel inside root as ReadInside does.
+func readIn(root *os.Root, rel string) ([]byte, error) {
+	f, err := openIn(root, rel, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readFull(f)
 }
 
 // Lstat is os.Lstat inside the root.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	format "github.com/go-git/go-git/v5/plumbing/format/config"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // GitDirs is where the git data of one working tree lives. canonical is
@@ -67,7 +68,7 @@ func gitDirsAt(top string) (GitDirs, bool, error) {
 			return GitDirs{}, false, nil
 		}
 	} else {
-		data, err := os.ReadFile(dotgit)
+		data, err := untrusted.ReadFile(dotgit, "", untrusted.MaxGit)
 		if err != nil {
 			return GitDirs{}, false, err
 		}
@@ -94,7 +95,7 @@ func gitDirsAt(top string) (GitDirs, bool, error) {
 // commonDir reads gitDir/commondir. Only linked worktrees have one.
 func commonDir(gitDir string) (string, bool, error) {
 	name := filepath.Join(gitDir, "commondir")
-	data, err := os.ReadFile(name)
+	data, err := untrusted.ReadFile(name, "", untrusted.MaxGit)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", false, nil
 	}
@@ -162,7 +163,7 @@ func (d GitDirs) Config() (GitConfig, error) {
 
 // decodeFile adds a config file's settings to cfg.
 func (c GitConfig) decodeFile(name string) error {
-	data, err := os.ReadFile(name)
+	data, err := untrusted.ReadFile(name, "", untrusted.MaxSettings)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // RootFile is where, inside a memory directory, the project root that owns
@@ -76,7 +77,7 @@ func RecordedRoot(dir string) (string, error) { return readRoot(dir) }
 
 // readRoot returns the recorded root, or "" when there is none.
 func readRoot(dir string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(RootFile)))
+	data, err := untrusted.ReadFile(filepath.Join(dir, filepath.FromSlash(RootFile)), "", untrusted.MaxGit)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}

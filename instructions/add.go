@@ -13,6 +13,7 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/typesx"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // FileFor returns the file `instructions add --scope` edits for the profile:
@@ -66,7 +67,7 @@ func Add(path, section, text string) error {
 		return fmt.Errorf("add to %s: %w", path, ErrEmptyText)
 	}
 	section = strings.TrimSpace(section)
-	src, err := os.ReadFile(path)
+	src, err := untrusted.ReadFile(path, "", untrusted.MaxInstruction)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("add to %s: %w", path, err)
 	}

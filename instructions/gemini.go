@@ -73,10 +73,10 @@ func geminiRoot(dir string) string {
 }
 
 func (l *loader) geminiFile(f File) {
-	data, err := os.ReadFile(f.Path)
+	data, err := l.read(f.Path)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			l.fail(f, StatusUnreadable, readReason(err))
+			l.failRead(f, err)
 		}
 		return
 	}
@@ -139,7 +139,7 @@ func (g *geminiImports) process(content, base string, chain []string, depth int)
 			g.note(full, im.Path, depth, StatusCycle, "already in the import chain")
 			continue
 		}
-		data, err := readForImport(full)
+		data, err := g.l.readForImport(full)
 		if err != nil {
 			b.WriteString("<!-- Import failed: " + im.Path + " - " + err.Error() + " -->")
 			g.note(full, im.Path, depth, StatusMissing, err.Error())
@@ -159,8 +159,9 @@ func (g *geminiImports) note(path, ref string, depth int, st Status, reason stri
 }
 
 // readForImport reads an import target, failing with the message Node's
-// fs.access and fs.readFile give, which Gemini puts in its comment.
-func readForImport(p string) (string, error) {
+// fs.access and fs.readFile give, which Gemini puts in its comment; a
+// target the untrusted-file owner refuses fails with its reason.
+func (l *loader) readForImport(p string) (string, error) {
 	fi, err := os.Stat(p)
 	if err != nil {
 		return "", errors.New("ENOENT: no such file or directory, access '" + p + "'")
@@ -168,7 +169,10 @@ func readForImport(p string) (string, error) {
 	if fi.IsDir() {
 		return "", errors.New("EISDIR: illegal operation on a directory, read")
 	}
-	data, err := os.ReadFile(p)
+	data, err := l.read(p)
+	if _, why, ok := refusal(err); ok {
+		return "", errors.New(why)
+	}
 	if err != nil {
 		return "", errors.New("EACCES: permission denied, open '" + p + "'")
 	}

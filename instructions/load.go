@@ -18,9 +18,9 @@ import (
 // imports) to the result, and returns its status. chain holds the real paths
 // of the importers, outermost first.
 func (l *loader) load(f File, chain []string) Status {
-	data, err := os.ReadFile(f.Path)
+	data, err := l.read(f.Path)
 	if err != nil {
-		return l.fail(f, StatusUnreadable, readReason(err))
+		return l.failRead(f, err)
 	}
 	f.Size = len(data)
 	real := l.realPath(f.Path)

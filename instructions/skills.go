@@ -1,7 +1,9 @@
 package instructions
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -53,8 +55,11 @@ func (l *loader) skillsIn(dir string, scope typesx.Scope) []Skill {
 	var out []Skill
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name(), "SKILL.md")
-		data, err := os.ReadFile(p)
+		data, err := l.read(p)
 		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				l.res.Notes = append(l.res.Notes, fmt.Sprintf("skill %s: not read: %v", p, err))
+			}
 			continue
 		}
 		fm, _, _, err := ParseFrontmatter(data)

@@ -15,6 +15,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // DefaultLockTimeout is how long a command waits for another to finish
@@ -66,8 +67,13 @@ func AcquireLock(ctx context.Context, dir string, timeout time.Duration, what st
 		return nil, fmt.Errorf("lock: %w", err)
 	}
 	rel := filepath.Join(StateDir, "lock")
-	if _, err := atomicfile.StatInside(dir, rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	fi, err := atomicfile.StatInside(dir, rel)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("lock: %w", err)
+	}
+	if err == nil && !fi.Mode().IsRegular() {
+		// A FIFO would block the holder-note reads below for ever.
+		return nil, fmt.Errorf("lock: %w", &untrusted.Error{Path: filepath.Join(dir, rel), Err: untrusted.ErrNotRegular, Mode: fi.Mode()})
 	}
 	path := filepath.Join(dir, rel)
 	fl := flock.New(path)

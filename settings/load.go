@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/memdir/memdir/untrusted"
 )
 
 // Managed settings file, and the environment variable that replaces it.
@@ -72,15 +74,15 @@ func Load(opts Options) (*Settings, error) {
 		s.files[Project] = filepath.Join(opts.Root, ProjectFile)
 		s.files[Local] = filepath.Join(opts.Root, LocalFile)
 	}
-	managed, err := readLayer(Managed, s.files[Managed])
+	managed, err := readLayer(Managed, s.files[Managed], "")
 	if err != nil {
 		return nil, err
 	}
-	project, err := readLayer(Project, s.files[Project])
+	project, err := readLayer(Project, s.files[Project], opts.Root)
 	if err != nil {
 		return nil, err
 	}
-	local, err := readLayer(Local, s.files[Local])
+	local, err := readLayer(Local, s.files[Local], opts.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +102,7 @@ func Load(opts Options) (*Settings, error) {
 	// Home first, without the user file: the user file lives in home.
 	s.apply(managed, project, local, env, flags)
 	s.files[User] = filepath.Join(s.Home(), UserFile)
-	user, err := readLayer(User, s.files[User])
+	user, err := readLayer(User, s.files[User], "")
 	if err != nil {
 		return nil, err
 	}
@@ -153,14 +155,23 @@ func managedPath(getenv func(string) string) string {
 	return ManagedPath
 }
 
-// readLayer reads one settings file; a missing file sets nothing.
-func readLayer(layer Layer, file string) (*layerData, error) {
+// readLayer reads one settings file through the untrusted-file owner
+// (inside the directory within, when it is not ""); a missing file sets
+// nothing, and so does one refused as a link out of within, a special
+// file or one over untrusted.MaxSettings, with a warning: a hostile clone
+// must not stop memdir in its directory.
+func readLayer(layer Layer, file, within string) (*layerData, error) {
 	if file == "" {
 		return newLayerData(layer, file), nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := untrusted.ReadFile(file, within, untrusted.MaxSettings)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && layer == Managed {
 		return newLayerData(layer, file), nil
+	}
+	if ue := (*untrusted.Error)(nil); errors.As(err, &ue) {
+		d := newLayerData(layer, file)
+		d.warn(0, "not read: "+ue.Reason())
+		return d, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s settings: %w", layer, err)

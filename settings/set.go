@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // CheckScope reports whether key may be written to the settings file of
@@ -52,7 +53,7 @@ func Set(path, key, value string) error {
 		return fmt.Errorf("set %s: %w", key, err)
 	}
 	defer unlock()
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(path, "", untrusted.MaxSettings)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("set %s: %w", key, err)
 	}
@@ -92,6 +93,7 @@ func setBytes(path string, data []byte, key, v string) ([]byte, error) {
 	if !found {
 		insert(root, key, v)
 	}
+	spellFlowNulls(&doc, false)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -111,6 +113,19 @@ func setBytes(path string, data []byte, key, v string) ([]byte, error) {
 		}
 	}
 	return buf.Bytes(), nil
+}
+
+// spellFlowNulls writes out the empty nulls inside flow collections
+// (`{key}` or `{key: }`) as "null": the encoder would write them as ”,
+// an empty string, which no longer loads where a key wants a boolean.
+func spellFlowNulls(n *yaml.Node, inFlow bool) {
+	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
+	if inFlow && n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == "" {
+		n.Value = "null"
+	}
+	for _, c := range n.Content {
+		spellFlowNulls(c, inFlow)
+	}
 }
 
 // updateExisting sets every occurrence of key in root, dotted or nested,

@@ -145,3 +145,24 @@ func TestCheckScope(t *testing.T) {
 		})
 	}
 }
+
+// A flow map with a bare key ({allow_outside_imports}, a null) once came
+// back from set as an empty string, which no longer loaded (a FuzzSet find).
+func TestSetKeepsFlowNullsLoadable(t *testing.T) {
+	data := []byte("context: {allow_outside_imports}\n")
+	if _, err := parseFile(Project, "f.yaml", data); err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	for _, k := range registry {
+		if k.Kind == KindStructured {
+			continue
+		}
+		out, err := setBytes("f.yaml", data, k.Key, k.Default)
+		if err != nil {
+			continue
+		}
+		if _, err := parseFile(Project, "f.yaml", out); err != nil {
+			t.Errorf("%s: %v\n%s", k.Key, err, out)
+		}
+	}
+}

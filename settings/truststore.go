@@ -15,6 +15,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // TrustFile is the file in memdir's home that records which projects'
@@ -42,7 +43,7 @@ const trustLockTimeout = 10 * time.Second
 // nothing is trusted by accident.
 func ReadTrust(home string) ([]TrustRecord, error) {
 	path := filepath.Join(home, TrustFile)
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(path, "", untrusted.MaxSettings)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

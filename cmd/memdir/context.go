@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/memdir/memdir/instructions"
 	"github.com/memdir/memdir/sessionctx"
 	"github.com/memdir/memdir/typesx"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // discoverFlags are the flags shared by `context` and `instructions`.
@@ -203,7 +203,7 @@ func (a *app) discoverOptions(ws *workspace, p instructions.Profile, f discoverF
 func (a *app) readExtraFiles(paths []string) ([]sessionctx.Block, error) {
 	var out []sessionctx.Block
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		data, err := untrusted.ReadFile(p, "", untrusted.MaxInstruction)
 		if err != nil {
 			return nil, usagef("--memory %s: %v", p, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -39,6 +40,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": cmdStatus,
+			"within": cmdWithin,
 		},
 		Setup: func(env *testscript.Env) error {
 			work := env.WorkDir
@@ -92,5 +94,32 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdWithin is `[!] within DURATION PROGRAM [ARGS...]`: exec, failing the
+// script when PROGRAM is still running after DURATION (a bound on a hang,
+// such as a read of a FIFO, not a way to wait for something). The program
+// is left running then; the failure is what the script reports.
+func cmdWithin(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: [!] within DURATION PROGRAM [ARGS...]")
+	}
+	d, err := time.ParseDuration(args[0])
+	if err != nil {
+		ts.Fatalf("within: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- ts.Exec(args[1], args[2:]...) }()
+	select {
+	case err = <-done:
+	case <-time.After(d):
+		ts.Fatalf("%s %v still running after %s: it hangs", args[1], args[2:], d)
+	}
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("%s: %v", args[1], err)
+	case err == nil && neg:
+		ts.Fatalf("%s: unexpected success", args[1])
 	}
 }

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/settings"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // trustOptions are the flags of `memdir trust`.
@@ -84,7 +84,7 @@ func runTrust(a *app, opts trustOptions) error {
 		fmt.Fprintf(a.out, "no longer trusting %s\n", file)
 		return nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := untrusted.ReadFile(file, repo.Root, untrusted.MaxSettings)
 	if errors.Is(err, fs.ErrNotExist) {
 		return usagef("%s does not exist: there is nothing to trust", file)
 	}
