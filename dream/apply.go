@@ -10,19 +10,17 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/memdir"
 )
 
-// applier makes a journal's changes, counting file operations for the
-// crash hook.
+// applier makes a journal's changes, telling the crash tests' hook (in
+// binaries built with -tags crashtest) of each file operation.
 type applier struct {
-	dir        string
-	crashAfter int64 // kill this process after so many operations; 0 never
-	ops        atomic.Int64
+	dir   string
+	crash *crashHook
 
 	mu      sync.Mutex
 	written []string // memory files written since takeWritten
@@ -60,16 +58,8 @@ func (a *applier) takeWritten() []string {
 	return w
 }
 
-// step counts one file operation and, when the crash hook says so, dies
-// the way a power cut or kill -9 would: no deferred cleanup runs.
-func (a *applier) step() {
-	if n := a.ops.Add(1); a.crashAfter > 0 && n >= a.crashAfter {
-		if p, err := os.FindProcess(os.Getpid()); err == nil {
-			_ = p.Kill() // SIGKILL where there are signals
-		}
-		select {} // the signal is on its way
-	}
-}
+// step counts one file operation for the crash hook.
+func (a *applier) step() { a.crash.step() }
 
 func (a *applier) abs(rel string) string { return filepath.Join(a.dir, filepath.FromSlash(rel)) }
 

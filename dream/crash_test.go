@@ -22,10 +22,12 @@ import (
 	"github.com/memdir/memdir/typesx"
 )
 
-const (
-	helperDirEnv   = "DREAM_HELPER_DIR"
-	helperCrashEnv = "DREAM_HELPER_CRASH_AFTER"
-)
+// helperDirEnv makes the test binary a dream process (see TestMain).
+const helperDirEnv = "DREAM_HELPER_DIR"
+
+// crashAfterEnv is the crash hook's variable (CrashAfterEnv, in binaries
+// built with -tags crashtest; others ignore it).
+const crashAfterEnv = "MEMDIR_DREAM_CRASH_AFTER"
 
 var testNow = time.Date(2026, 11, 22, 10, 4, 5, 0, time.UTC)
 
@@ -37,10 +39,9 @@ func TestMain(m *testing.M) {
 		appendHelper(dir)
 	}
 	if dir := os.Getenv(helperDirEnv); dir != "" {
-		crash, _ := strconv.Atoi(os.Getenv(helperCrashEnv))
 		d := memdir.Open(dir, memdir.Log)
 		d.Now = func() time.Time { return testNow }
-		rep, err := Run(context.Background(), Options{Dir: d, CrashAfter: crash})
+		rep, err := Run(context.Background(), Options{Dir: d})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -105,11 +106,13 @@ func snapshotFiles(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// helper runs the test binary as a dream process on dir.
+// helper runs the test binary as a dream process on dir; with crashAfter
+// positive, one that kills itself after so many file operations (in a test
+// binary built with -tags crashtest).
 func helper(dir string, crashAfter int) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	// GORACE: a race-enabled helper would otherwise sleep a second at exit.
-	cmd.Env = append(os.Environ(), helperDirEnv+"="+dir, helperCrashEnv+"="+strconv.Itoa(crashAfter), "GORACE=atexit_sleep_ms=0")
+	cmd.Env = append(os.Environ(), helperDirEnv+"="+dir, crashAfterEnv+"="+strconv.Itoa(crashAfter), "GORACE=atexit_sleep_ms=0")
 	return cmd
 }
 
@@ -156,50 +159,6 @@ func copyDir(t *testing.T, from, to string) {
 }
 
 func copyTree(from, to string) error { return os.CopyFS(to, os.DirFS(from)) }
-
-func TestCrashAtEveryFileOperation(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts real processes")
-	}
-	base := t.TempDir()
-	fixture := filepath.Join(base, "fixture")
-	texts := crashFixture(t, fixture, 6, 20)
-
-	ref := filepath.Join(base, "ref")
-	copyDir(t, fixture, ref)
-	if out, err := helper(ref, 0).CombinedOutput(); err != nil {
-		t.Fatalf("reference dream: %v\n%s", err, out)
-	}
-	want := snapshotFiles(t, ref)
-	checkExactlyOnce(t, want, texts)
-	if _, ok := want[journalPath]; ok {
-		t.Fatal("the reference dream left its journal")
-	}
-
-	// One case per file operation, until the dream outlives the hook.
-	for n := 1; ; n++ {
-		dir := filepath.Join(base, fmt.Sprint("crash", n))
-		copyDir(t, fixture, dir)
-		err := helper(dir, n).Run()
-		if err == nil {
-			if n < 3 {
-				t.Fatalf("the dream finished before its operation %d: the hook never fired", n)
-			}
-			break // n is past the last operation
-		}
-		if !killed(err) {
-			t.Fatalf("crash after %d: %v, want SIGKILL", n, err)
-		}
-		t.Run(fmt.Sprint("after", n), func(t *testing.T) {
-			t.Parallel()
-			// Die again while finishing the first dream's journal, then finish.
-			if err := helper(dir, 1).Run(); err != nil && !killed(err) {
-				t.Fatalf("second crash: %v", err)
-			}
-			finishAndCompare(t, dir, want, texts, fmt.Sprintf("crash after %d operations", n))
-		})
-	}
-}
 
 func TestCrashAtRandomMoments(t *testing.T) {
 	if testing.Short() {

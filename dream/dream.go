@@ -78,8 +78,10 @@ type Options struct {
 	DistillerTimeout time.Duration
 	// Stderr receives the external distiller's standard error.
 	Stderr io.Writer
-	// CrashAfter, when positive, makes the process kill itself with
-	// SIGKILL after that many file operations: the crash tests' hook.
+	// CrashAfter is ignored.
+	//
+	// Deprecated: the crash tests' hook is built only with -tags
+	// crashtest, and reads CrashAfterEnv itself.
 	CrashAfter int
 }
 
@@ -151,7 +153,7 @@ const maxAttempts = 4
 // attempts is left for the next dream, with the entries bound for it.
 func run(ctx context.Context, opts *Options, lk **memdir.Lock) (*Report, error) {
 	d := opts.Dir
-	app := &applier{dir: d.Path, crashAfter: int64(opts.CrashAfter)}
+	app := &applier{dir: d.Path, crash: newCrashHook()}
 	var notes []string
 	if !opts.DryRun {
 		cleanTemps(d.Path, opts.wall())
