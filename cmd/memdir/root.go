@@ -89,6 +89,7 @@ Examples:
 		newRestoreCmd(a),
 		newCommitCmd(a),
 		newSetupCmd(a),
+		newDoctorCmd(a),
 		newCaptureCmd(a),
 		newSearchCmd(a),
 		newTimelineCmd(a),

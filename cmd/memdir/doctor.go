@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/doctor"
+	"github.com/memdir/memdir/memdir"
+)
+
+func newDoctorCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor [claude|codex|gemini]",
+		Short: "Check that memdir is this project's agent memory, and say what to fix",
+		Long: `Check, for this project, what ` + "`memdir setup`" + ` promises: the agent finds memdir
+(on PATH, or the path its files name), the MCP server and the hooks are wired
+as setup wires them, the client's own approval is given (Claude Code's
+workspace trust, Codex's project trust and hook review, Gemini CLI's folder
+trust), there is one memory (Claude Code's auto memory is memdir's
+directory, and MEMORY.md reaches the model once), the memory directory is
+readable, MEMORY.md is within its load caps, and in log mode something runs
+the dream. Each problem comes with the one command that fixes it.
+
+Without an agent, every agent setup wired here is checked. Exit 0 when all
+is well, 1 when something is wrong.
+
+Examples:
+  memdir doctor
+  memdir doctor codex --json`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 1 || len(args) == 1 && !slices.Contains(doctor.Agents, args[0]) {
+				return usagef("doctor takes at most one agent: %s", strings.Join(doctor.Agents, ", "))
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error { return runDoctor(a, args) },
+	}
+}
+
+func runDoctor(a *app, agents []string) error {
+	repo, s, _, err := a.project()
+	if err != nil {
+		return err
+	}
+	loc, err := a.locate(repo.Root, s)
+	if err != nil {
+		return err
+	}
+	mode, err := a.mode(s, loc.Dir)
+	if err != nil {
+		return err
+	}
+	root := repo.WorkTree
+	if root == "" {
+		root = repo.Root
+	}
+	home := a.getenv("HOME")
+	checks := doctor.Run(doctor.Options{Agents: agents, Home: home, Root: root, Getenv: a.getenv,
+		MemoryDir: loc.Dir, Program: a.defaultProgram(true), LookPath: exec.LookPath, LogMode: mode == memdir.Log,
+		Scheduled: func() (string, bool) { return doctor.FindSchedule(home, userCrontab) }})
+	if a.json {
+		if err := a.writeJSON(checks); err != nil {
+			return err
+		}
+	} else {
+		for _, c := range checks {
+			name := c.Name
+			if c.Agent != "" {
+				name = c.Agent + " " + name
+			}
+			fmt.Fprintf(a.out, "%-4s %s: %s\n", c.Status, name, c.Detail)
+			if c.Fix != "" && c.Status != doctor.OK {
+				fmt.Fprintf(a.out, "     fix: %s\n", c.Fix)
+			}
+		}
+	}
+	if doctor.Failed(checks) {
+		return errFound
+	}
+	return nil
+}
+
+// userCrontab is the user's crontab, or "" when there is none (or no
+// crontab program).
+func userCrontab() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "crontab", "-l").Output()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
