@@ -136,23 +136,21 @@ func (r *Repo) stage(want map[string]bool) (map[string]staged, error) {
 	return files, nil
 }
 
-// writeBlob stores a file (or a symlink's target) as a blob. A big
-// file is streamed rather than read whole.
+// writeBlob stores a file (or a symlink's target) as a blob.
 func (r *Repo) writeBlob(abs string, fi fs.FileInfo) (staged, error) {
-	if fi.Mode().IsRegular() && fi.Size() >= bigObject {
-		h, err := r.storeFileBlob(abs, fi.Size())
-		return staged{hash: h, mode: regularMode(fi), info: fi}, err
-	}
 	data, mode, err := readWorkFile(abs, fi)
 	if err != nil {
 		return staged{}, fmt.Errorf("read %s: %w", abs, err)
 	}
 	// Checked before the blob is stored: a secret must not reach even
-	// .git/objects. (Files of 64 KB and more, MEMORY.md of a huge memory,
-	// are streamed unread; memdir only writes titles and hooks there.)
-	if found := secrets.Scan(string(data)); len(found) > 0 && fi.Mode().IsRegular() {
-		rel, _ := filepath.Rel(r.top, abs)
-		return staged{}, &RefusedError{Reason: fmt.Sprintf("%s:%d looks like it holds a %s; memdir never commits secrets: remove it", filepath.ToSlash(rel), found[0].Line, found[0].Kind)}
+	// .git/objects. (Files of scanLimit bytes and more, MEMORY.md of a
+	// huge memory, are not scanned; memdir only writes titles and hooks
+	// there.)
+	if len(data) < scanLimit && fi.Mode().IsRegular() {
+		if found := secrets.Scan(string(data)); len(found) > 0 {
+			rel, _ := filepath.Rel(r.top, abs)
+			return staged{}, &RefusedError{Reason: fmt.Sprintf("%s:%d looks like it holds a %s; memdir never commits secrets: remove it", filepath.ToSlash(rel), found[0].Line, found[0].Kind)}
+		}
 	}
 	h, err := r.storeObject(plumbing.BlobObject, data)
 	if err != nil {
@@ -160,6 +158,10 @@ func (r *Repo) writeBlob(abs string, fi fs.FileInfo) (staged, error) {
 	}
 	return staged{hash: h, mode: mode, info: fi}, nil
 }
+
+// scanLimit is the size from which a file is committed without a scan
+// for secrets.
+const scanLimit = 64 << 10
 
 // head returns the branch HEAD points at and its commit (zero on an
 // unborn branch). A detached HEAD is refused: a commit there would be

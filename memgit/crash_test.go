@@ -96,7 +96,7 @@ func TestKilledCommitRecovers(t *testing.T) {
 					t.Fatalf("no record of %s: %v", l, err)
 				}
 			}
-			temps, _ := filepath.Glob(filepath.Join(gitDir, "objects", ".memdir-tmp-*"))
+			temps, _ := filepath.Glob(filepath.Join(gitDir, "objects", "pack", ".memdir-tmp-*"))
 			if len(temps) != tc.temps {
 				t.Fatalf("temporary objects %v, want %d", temps, tc.temps)
 			}
@@ -111,7 +111,7 @@ func TestKilledCommitRecovers(t *testing.T) {
 			}
 
 			kill9(t, cmd)
-			gitTemp := filepath.Join(gitDir, "objects", "tmp_obj_Ab3dE1") // git's own: never touched
+			gitTemp := filepath.Join(gitDir, "objects", "pack", "tmp_obj_Ab3dE1") // git's own: never touched
 			write(t, gitTemp, "")
 			res, err := r.Commit([]string{"user_x.md"}, "add user_x.md")
 			if err != nil || !res.Committed() {

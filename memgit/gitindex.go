@@ -60,7 +60,9 @@ func readIndexFile(name string) ([]byte, indexStamp, error) {
 }
 
 // decodeIndex reads a version 4 index through go-git's codec, smudging
-// racy entries as parseIndex does.
+// racy entries as parseIndex does. (go-git's encoder drops the
+// assume-unchanged bit of the entries it writes back: git then looks at
+// those files again. A version 4 index is rare enough to take that.)
 func decodeIndex(data []byte, stamp indexStamp, want map[string]bool) (*gitIndex, error) {
 	idx := &index.Index{}
 	if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
@@ -69,6 +71,11 @@ func decodeIndex(data []byte, stamp indexStamp, want map[string]bool) (*gitIndex
 	idx.Cache = nil // stale once entries change; git rebuilds it
 	ix := &gitIndex{version: 4, v4: idx}
 	for _, e := range idx.Entries {
+		// go-git's encoder sorts entries by name alone, with an unstable
+		// sort, so the stages of a conflicted path could come out of order.
+		if e.Stage != 0 && !want[e.Name] {
+			return nil, &RefusedError{Reason: fmt.Sprintf("%s has conflicts: resolve them with git first (git commit would refuse too)", e.Name)}
+		}
 		st := fileStat{mtime: uint32(e.ModifiedAt.Unix()), mtimeNs: uint32(e.ModifiedAt.Nanosecond())}
 		if stamp.racy(st) {
 			e.Size = 0

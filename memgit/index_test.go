@@ -194,3 +194,48 @@ func TestEmptyBlobHash(t *testing.T) {
 		t.Errorf("emptyBlob = %s, want %s", emptyBlob, got)
 	}
 }
+
+// TestConflictElsewhere: a path outside memory with conflicts (stages 1
+// to 3, as a stash pop leaves them, with no merge in progress) keeps its
+// stages in order in a version 2 or 3 index, whose entries memgit copies
+// byte for byte; a version 4 index, which goes through go-git's encoder,
+// is refused instead, and left as it was.
+func TestConflictElsewhere(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		refused bool
+	}{{"2", false}, {"3", false}, {"4", true}} {
+		t.Run("v"+tc.version, func(t *testing.T) {
+			r, top := newProject(t)
+			runGit(t, top, "update-index", "--index-version", tc.version)
+			blob := strings.TrimSpace(runGit(t, top, "rev-parse", "HEAD:lib/lib.go"))
+			cmd := gitCmd(top, "update-index", "--index-info")
+			cmd.Stdin = strings.NewReader("0 " + strings.Repeat("0", 40) + "\tlib/lib.go\n" +
+				"100644 " + blob + " 1\tlib/lib.go\n100644 " + blob + " 2\tlib/lib.go\n100644 " + blob + " 3\tlib/lib.go\n")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git update-index --index-info: %v\n%s", err, out)
+			}
+			before := runGit(t, top, "ls-files", "--stage")
+			write(t, filepath.Join(top, ".memory", "user_b.md"), "b\n")
+			_, err := r.Commit([]string{"user_b.md"}, "memdir: add user_b.md")
+			if tc.refused {
+				if !strings.Contains(fmtErr(err), "lib/lib.go has conflicts") {
+					t.Fatalf("Commit = %v, want a refusal naming lib/lib.go", err)
+				}
+				if got := runGit(t, top, "ls-files", "--stage"); got != before {
+					t.Errorf("the index changed:\n%s\nwant\n%s", got, before)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := runGit(t, top, "ls-files", "--stage", "lib/lib.go")
+			if want := strings.Join(slices.DeleteFunc(strings.SplitAfter(before, "\n"), func(l string) bool {
+				return !strings.Contains(l, "lib/lib.go")
+			}), ""); got != want {
+				t.Errorf("lib/lib.go's stages after the commit:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}

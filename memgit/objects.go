@@ -1,8 +1,6 @@
 package memgit
 
 import (
-	"bufio"
-	"compress/zlib"
 	"crypto/sha1"
 	"errors"
 	"fmt"
@@ -11,142 +9,80 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// Objects are written and the trees along changed paths read and written
-// here rather than through go-git's object layer: its loose-object writer
-// compresses at zlib's default level through a collision-detecting SHA-1
-// and its tree codec allocates per entry, which together made a commit in
-// a 10,000-file memory directory several times dearer than in a small
-// one. The formats are git's own: a loose object is
-// zlib("<type> <size>\x00<content>") at objects/xx/yyyy..., and a tree is
-// a run of "<octal mode> <name>\x00<20-byte hash>" (edited as bytes, see
-// treesplice.go).
+// Objects are stored through go-git's object storage: loose objects,
+// zlib-compressed, written under a temporary name (named as memdir's, see
+// temps.go) and renamed into place. Only the hash is worked out here
+// first, with the standard library's SHA-1 (go-git's collision-detecting
+// one costs about three times as much), so that an object the store
+// already holds, loose or packed, is not compressed and written again.
 
 // objectsDir is where loose objects go.
 func (r *Repo) objectsDir() string { return filepath.Join(r.common, "objects") }
 
 // storeObject writes a loose object, whose content is parts one after
-// the other, unless it exists, and returns its hash.
+// the other, unless the store holds it, and returns its hash.
 func (r *Repo) storeObject(t plumbing.ObjectType, parts ...[]byte) (plumbing.Hash, error) {
 	size := 0
 	for _, p := range parts {
 		size += len(p)
 	}
-	header := t.String() + " " + strconv.Itoa(size) + "\x00"
-	sum := sha1.New()
-	io.WriteString(sum, header)
-	for _, p := range parts {
-		sum.Write(p)
-	}
-	var h plumbing.Hash
-	copy(h[:], sum.Sum(nil))
-	hex := h.String()
-	if _, err := os.Lstat(filepath.Join(r.objectsDir(), hex[:2], hex[2:])); err == nil {
+	h := objectHash(t, size, parts)
+	if r.st.HasEncodedObject(h) == nil {
 		return h, nil
 	}
-	// A packed copy is not looked for: go-git's lookup stats every
-	// objects/xx directory, and a loose duplicate of a packed object is
-	// harmless (git gc drops it).
-	f, err := createTemp(r.objectsDir(), "obj")
+	w, header, err := r.st.LazyWriter()
 	if err != nil {
-		return h, fmt.Errorf("store %s: %w", t, err)
+		return h, fmt.Errorf("store %s %s: %w", t, h, err)
 	}
-	defer os.Remove(f.Name())
 	hook("object-temp")
-	if size >= bigObject {
-		err = writeStored(f, header, parts)
-	} else {
-		err = writeDeflated(f, header, parts)
+	err = header(t, int64(size))
+	for _, p := range parts {
+		if err == nil {
+			_, err = w.Write(p)
+		}
 	}
-	if cerr := f.Close(); err == nil {
+	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return h, fmt.Errorf("store %s %s: %w", t, hex, err)
+		return h, fmt.Errorf("store %s %s: %w", t, h, err)
 	}
-	return h, r.placeObject(f.Name(), h)
+	r.written += int64(size)
+	return h, nil
 }
 
-// writeStored writes a big object uncompressed.
-func writeStored(w io.Writer, header string, parts [][]byte) error {
-	zw := newStoredWriter(w)
-	io.WriteString(zw, header)
+// objectHash is the hash of an object of type t whose content, size
+// bytes, is parts one after the other.
+func objectHash(t plumbing.ObjectType, size int, parts [][]byte) plumbing.Hash {
+	sum := sha1.New()
+	io.WriteString(sum, t.String()+" "+strconv.Itoa(size)+"\x00")
 	for _, p := range parts {
-		zw.Write(p)
+		sum.Write(p)
 	}
-	return zw.Close()
+	return plumbing.Hash(sum.Sum(nil))
 }
 
-// deflaters holds zlib writers for reuse: each allocates about a
-// megabyte of tables, which made a commit of many files allocate a
-// megabyte per file.
-var deflaters = sync.Pool{New: func() any {
-	zw, _ := zlib.NewWriterLevel(io.Discard, zlib.BestSpeed)
-	return zw
-}}
-
-// writeDeflated writes a small object compressed at zlib's fastest
-// level.
-func writeDeflated(w io.Writer, header string, parts [][]byte) error {
-	bw := bufio.NewWriterSize(w, 16<<10)
-	zw := deflaters.Get().(*zlib.Writer)
-	defer deflaters.Put(zw)
-	zw.Reset(bw)
-	_, err := io.WriteString(zw, header)
-	for _, p := range parts {
-		if err == nil {
-			_, err = zw.Write(p)
-		}
-	}
-	if err == nil {
-		err = zw.Close()
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	return err
-}
-
-// bigObject is the size from which objects are stored without
-// compression (see loose.go): a 10,000-entry tree or an index far over
-// its caps is read and rewritten on every commit, and coding it would
-// cost more than the rest of the commit, so that a commit would no longer
-// cost about the same at 100 topics and at 10,000. Packing (gc.go, or
-// git gc in a project) compresses them, with deltas.
-const bigObject = 64 << 10
-
-// readObject returns an object's content: read straight from its loose
-// file when there is one (go-git's reader re-hashes it with a slow
-// collision-detecting SHA-1), else through go-git (packs).
+// readObject returns an object's content, loose or packed.
 func (r *Repo) readObject(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
-	hex := h.String()
-	if f, err := os.Open(filepath.Join(r.objectsDir(), hex[:2], hex[2:])); err == nil {
-		defer f.Close()
-		zr, err := zlib.NewReader(bufio.NewReaderSize(f, 64<<10))
-		if err != nil {
-			return nil, fmt.Errorf("read %s %s: %w", t, hex, err)
-		}
-		data, err := readLoose(zr, t)
-		if err != nil {
-			return nil, fmt.Errorf("read %s %s: %w", t, hex, err)
-		}
-		return data, nil
-	}
 	obj, err := r.st.EncodedObject(t, h)
 	if err != nil {
-		return nil, fmt.Errorf("read %s %s: %w", t, hex, err)
+		return nil, fmt.Errorf("read %s %s: %w", t, h, err)
 	}
 	rd, err := obj.Reader()
 	if err != nil {
-		return nil, fmt.Errorf("read %s %s: %w", t, hex, err)
+		return nil, fmt.Errorf("read %s %s: %w", t, h, err)
 	}
 	defer rd.Close()
-	return io.ReadAll(rd)
+	data := make([]byte, obj.Size())
+	if _, err := io.ReadFull(rd, data); err != nil {
+		return nil, fmt.Errorf("read %s %s: %w", t, h, err)
+	}
+	return data, nil
 }
 
 // errNotRegular is returned for a path that is neither a file nor a

@@ -38,7 +38,7 @@ func openStorage(d canonical.GitDirs) (*filesystem.Storage, error) {
 	if d.CommonDir != d.GitDir {
 		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(d.CommonDir))
 	}
-	st := filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
+	st := filesystem.NewStorage(tempNamer{fs}, cache.NewObjectLRUDefault())
 	if _, err := st.Reference(plumbing.HEAD); errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return nil, ErrNoRepo
 	}

@@ -2,7 +2,9 @@ package memgit
 
 import (
 	"errors"
+	"strings"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
@@ -33,4 +35,17 @@ func (s objectStore) HashesWithPrefix(prefix []byte) ([]plumbing.Hash, error) {
 		hs, err = s.Storage.HashesWithPrefix(prefix)
 	}
 	return hs, err
+}
+
+// tempNamer is the git dir's filesystem as go-git's storage sees it,
+// with one change: the temporary files go-git creates (tmp_obj_,
+// tmp_pack_) are named as memdir's, with the writer's PID (temps.go), so
+// that the ones a killed memdir leaves are provably its own and are
+// cleaned up, while git's own are never touched.
+type tempNamer struct{ billy.Filesystem }
+
+// TempFile creates a temporary file named for its kind and this process.
+func (f tempNamer) TempFile(dir, prefix string) (billy.File, error) {
+	kind := strings.Trim(strings.TrimPrefix(prefix, "tmp_"), "_")
+	return f.Filesystem.TempFile(dir, tempPattern(kind))
 }
