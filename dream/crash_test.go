@@ -160,19 +160,32 @@ func copyDir(t *testing.T, from, to string) {
 
 func copyTree(from, to string) error { return os.CopyFS(to, os.DirFS(from)) }
 
-func TestCrashAtRandomMoments(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts real processes")
-	}
-	base := t.TempDir()
-	fixture := filepath.Join(base, "fixture")
-	texts := crashFixture(t, fixture, 6, 20)
+// crashReference writes the crash tests' fixture under a new temp
+// directory base and dreams a copy of it uninterrupted: the files every
+// interrupted dream must end with.
+func crashReference(t *testing.T) (base, fixture string, texts []string, want map[string]string) {
+	t.Helper()
+	base = t.TempDir()
+	fixture = filepath.Join(base, "fixture")
+	texts = crashFixture(t, fixture, 6, 20)
 	ref := filepath.Join(base, "ref")
 	copyDir(t, fixture, ref)
 	if out, err := helper(ref, 0).CombinedOutput(); err != nil {
 		t.Fatalf("reference dream: %v\n%s", err, out)
 	}
-	want := snapshotFiles(t, ref)
+	want = snapshotFiles(t, ref)
+	checkExactlyOnce(t, want, texts)
+	if _, ok := want[journalPath]; ok {
+		t.Fatal("the reference dream left its journal")
+	}
+	return base, fixture, texts, want
+}
+
+func TestCrashAtRandomMoments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	base, fixture, texts, want := crashReference(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 12 {
 		dir := filepath.Join(base, fmt.Sprint("kill", round))

@@ -17,20 +17,7 @@ func TestCrashAtEveryFileOperation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
-	base := t.TempDir()
-	fixture := filepath.Join(base, "fixture")
-	texts := crashFixture(t, fixture, 6, 20)
-
-	ref := filepath.Join(base, "ref")
-	copyDir(t, fixture, ref)
-	if out, err := helper(ref, 0).CombinedOutput(); err != nil {
-		t.Fatalf("reference dream: %v\n%s", err, out)
-	}
-	want := snapshotFiles(t, ref)
-	checkExactlyOnce(t, want, texts)
-	if _, ok := want[journalPath]; ok {
-		t.Fatal("the reference dream left its journal")
-	}
+	base, fixture, texts, want := crashReference(t)
 
 	// One case per file operation, until the dream outlives the hook.
 	for n := 1; ; n++ {
