@@ -4,16 +4,19 @@ import (
 	"strings"
 )
 
-// The tags that fence text a person wants kept out of memory.
-const (
-	privateOpen  = "<private>"
-	privateClose = "</private>"
-)
+// privateName is the name of the tag that fences text a person wants kept
+// out of memory.
+const privateName = "private"
 
 // StripPrivate removes every <private>...</private> span from s, tags
-// included (any case). Fences nest; an opening tag with no closing tag
-// hides the rest of the text, and a stray closing tag is dropped: when in
-// doubt, store less. Where a span sat between two words, one space is kept.
+// included. A tag is recognised in every spelling an HTML parser reads as
+// that tag: any case, blanks or attributes before the '>' (<private >,
+// <PRIVATE>, <private\n>, <private class="x">, <private/>, which HTML
+// reads as an opening tag), and the same for the closing tag (</private >).
+// Fences nest; an opening tag with no closing tag hides the rest of the
+// text, as does a tag with no '>', and a stray closing tag is dropped:
+// when in doubt, store less. Where a span sat between two words, one space
+// is kept.
 //
 // Every way into memory (memdir add, the MCP server, hook capture) goes
 // through AddRequest.Validate, which calls this first, so fenced text is
@@ -34,39 +37,87 @@ func StripPrivate(s string) string {
 // stripPrivateOnce takes out the fenced spans and the tags once.
 func stripPrivateOnce(s string) string {
 	lower := asciiLower(s) // byte for byte, so indexes stay valid in s
-	if !strings.Contains(lower, privateOpen) && !strings.Contains(lower, privateClose) {
+	if !strings.Contains(lower, "<"+privateName) && !strings.Contains(lower, "</"+privateName) {
 		return s
 	}
 	var b strings.Builder
 	depth, i := 0, 0
 	for i < len(s) {
-		open := strings.Index(lower[i:], privateOpen)
-		closing := strings.Index(lower[i:], privateClose)
-		next, isOpen := closing, false
-		if open >= 0 && (closing < 0 || open < closing) {
-			next, isOpen = open, true
-		}
-		if next < 0 {
+		at, end, closing := nextPrivateTag(lower, i)
+		if at < 0 {
 			if depth == 0 {
 				joinAt(&b, s[i:])
 			}
 			break
 		}
 		if depth == 0 {
-			joinAt(&b, s[i:i+next])
+			joinAt(&b, s[i:at])
 		}
 		switch {
-		case isOpen:
+		case !closing:
 			depth++
-			i += next + len(privateOpen)
-		default:
-			if depth > 0 {
-				depth--
-			}
-			i += next + len(privateClose)
+		case depth > 0:
+			depth--
 		}
+		i = end
 	}
 	return b.String()
+}
+
+// nextPrivateTag finds the first private tag in lower from i on: its
+// span [at, end) and whether it closes; at is -1 when there is none.
+func nextPrivateTag(lower string, i int) (at, end int, closing bool) {
+	for {
+		k := strings.IndexByte(lower[i:], '<')
+		if k < 0 {
+			return -1, 0, false
+		}
+		at = i + k
+		j := at + 1
+		closing = j < len(lower) && lower[j] == '/'
+		if closing {
+			j++
+		}
+		if strings.HasPrefix(lower[j:], privateName) {
+			j += len(privateName)
+			// The name ends at a blank, '/' or '>' (or the end of the
+			// text); <privateer> is another tag.
+			if j == len(lower) || strings.IndexByte(" \t\n\f\r/>", lower[j]) >= 0 {
+				return at, tagEnd(lower, j), closing
+			}
+		}
+		i = at + 1
+	}
+}
+
+// tagEnd returns the offset just past the '>' that closes the tag whose
+// attributes start at s[i:], reading them as an HTML tokenizer does: a
+// '>' inside a quoted attribute value does not close the tag. A tag that
+// never closes runs to the end of s.
+func tagEnd(s string, i int) int {
+	for i < len(s) {
+		switch c := s[i]; {
+		case c == '>':
+			return i + 1
+		case c == '=':
+			// An attribute value, after blanks: quoted, it runs to its
+			// closing quote.
+			i++
+			for i < len(s) && strings.IndexByte(" \t\n\f\r", s[i]) >= 0 {
+				i++
+			}
+			if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+				q := strings.IndexByte(s[i+1:], s[i])
+				if q < 0 {
+					return len(s)
+				}
+				i += q + 2
+			}
+		default:
+			i++
+		}
+	}
+	return len(s)
 }
 
 // asciiLower lowers A-Z only; unlike strings.ToLower it never changes a

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -18,6 +20,26 @@ func TestStripPrivate(t *testing.T) {
 		{"stray </private> close", "stray close"},
 		{"line one\n<private>\nsecret line\n</private>\nline two", "line one\n\nline two"},
 		{"nested <private>a <private>b</private> c</private> d", "nested d"},
+		// Every spelling an HTML parser reads as the tag.
+		{"a <private >x</private> b", "a b"},
+		{"a <private\n>x</private\n> b", "a b"},
+		{"a <private\t\r\f>x</private\t> b", "a b"},
+		{"a <PRIVATE >x</PRIVATE > b", "a b"},
+		{"a <PrIvAtE>x</pRiVaTe> b", "a b"},
+		{"a <private class=\"note\">x</private> b", "a b"},
+		{"a <private title='1 > 0'>x</private> b", "a b"},
+		{"a <private title=\"x>y\" data-k=v>x</private> b", "a b"},
+		{"a <private hidden>x</private foo> b", "a b"},
+		{"a <private>x</private/> b", "a b"},
+		{"a <private/>x</private> b", "a b"},
+		{"a <private/> b", "a "},
+		{"a <private", "a "},
+		{"a <private title=\"never closed>x</private> b", "a "},
+		// Not the tag: another name, or no tag at all.
+		{"a <privateer>x</privateer> b", "a <privateer>x</privateer> b"},
+		{"a < private>x b", "a < private>x b"},
+		{"a </ private>x b", "a </ private>x b"},
+		{"a <private-note>x b", "a <private-note>x b"},
 	} {
 		if got := StripPrivate(tc.in); got != tc.want {
 			t.Errorf("StripPrivate(%q) = %q, want %q", tc.in, got, tc.want)
@@ -49,13 +71,14 @@ func TestValidateStripsPrivate(t *testing.T) {
 // FuzzStripPrivate checks, against a simple oracle, that no byte inside a
 // fence survives and that text outside every fence does.
 func FuzzStripPrivate(f *testing.F) {
-	for _, s := range []string{"a <private>b</private> c", "<private>", "</private>x", "x<PRIVATE>y", "<private><private>a</private>b</private>"} {
+	for _, s := range []string{"a <private>b</private> c", "<private>", "</private>x", "x<PRIVATE>y", "<private><private>a</private>b</private>",
+		"a <private >b</private > c", "a <private\n class='x>y'>b</PRIVATE\t> c", "<private/>x", "a <private"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got := StripPrivate(s)
-		if l := asciiLower(got); strings.Contains(l, "<private>") || strings.Contains(l, "</private>") {
-			t.Fatalf("StripPrivate(%q) = %q still holds a tag", s, got)
+		if tag, ok := htmlPrivateTag(got); ok {
+			t.Fatalf("StripPrivate(%q) = %q still holds the tag %q, as an HTML tokenizer reads it", s, got, tag)
 		}
 		if StripPrivate(got) != got {
 			t.Fatalf("not idempotent on %q", s)
@@ -64,7 +87,7 @@ func FuzzStripPrivate(f *testing.F) {
 		// (up to the spaces joinAt trims at the seam).
 		lower := asciiLower(s)
 		first := len(s)
-		for _, tag := range []string{"<private>", "</private>"} {
+		for _, tag := range []string{"<private", "</private"} {
 			if i := strings.Index(lower, tag); i >= 0 && i < first {
 				first = i
 			}
@@ -73,7 +96,7 @@ func FuzzStripPrivate(f *testing.F) {
 		// stripped too, and may take that text with it: the prefix holds
 		// when one pass leaves no tag.
 		once := asciiLower(stripPrivateOnce(s))
-		joined := strings.Contains(once, "<private>") || strings.Contains(once, "</private>")
+		joined := strings.Contains(once, "<private") || strings.Contains(once, "</private")
 		if !joined && !strings.HasPrefix(got, strings.TrimRight(s[:first], " ")) {
 			t.Fatalf("StripPrivate(%q) = %q lost the text before the first fence", s, got)
 		}
@@ -93,6 +116,41 @@ func TestStripPrivateJoinedTag(t *testing.T) {
 	} {
 		if got := StripPrivate(s); strings.Contains(got, "SECRET") {
 			t.Errorf("StripPrivate(%q) = %q let the fenced text through", s, got)
+		}
+	}
+}
+
+// htmlPrivateTag returns the first private tag that golang.org/x/net/html's
+// tokenizer (an HTML parser's first stage, independent of StripPrivate)
+// finds in s.
+func htmlPrivateTag(s string) (string, bool) {
+	z := html.NewTokenizer(strings.NewReader(s))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return "", false
+		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
+			if name, _ := z.TagName(); string(name) == "private" {
+				return string(z.Raw()), true
+			}
+		}
+	}
+}
+
+// TestStripPrivateHTMLSpellings checks, against x/net/html's tokenizer,
+// that each spelling of the tag in TestStripPrivate is a tag to an HTML
+// parser and that StripPrivate leaves none of it.
+func TestStripPrivateHTMLSpellings(t *testing.T) {
+	for _, s := range []string{"<private >", "<private\n>", "<PRIVATE>", "<private class=\"a>b\">", "</private >", "</private foo>", "<private/>", "</private\t>"} {
+		if _, ok := htmlPrivateTag(s); !ok {
+			t.Errorf("%q is not a private tag to the HTML tokenizer", s)
+		}
+		in := "a " + s + "y</private> b"
+		if strings.HasPrefix(s, "</") {
+			in = "a <private>x" + s + " b"
+		}
+		if got := StripPrivate(in); got != "a b" {
+			t.Errorf("StripPrivate(%q) = %q, want %q", in, got, "a b")
 		}
 	}
 }
