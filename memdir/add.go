@@ -6,12 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/memdir/memdir/index"
-	"github.com/memdir/memdir/secrets"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -26,6 +26,12 @@ type AddRequest struct {
 	Tags        []string
 	New         bool // never merge into an existing topic
 	AllowSecret bool // record text that looks like a credential
+
+	// checked is a copy of the request as Validate last accepted it: Add
+	// validates again only a request that differs from it, so a request
+	// a front end validated first (to refuse bad input before it touches
+	// the disk) is validated, and scanned for secrets, once.
+	checked *AddRequest
 }
 
 // Action says what an add did.
@@ -71,10 +77,13 @@ func (r AddRequest) Body() string {
 // Validate checks a request without touching the disk: a valid type and
 // name, some text, a body within limits and no credentials. It first drops
 // every <private>...</private> span from the request (StripPrivate): what
-// is left is all that can be stored.
+// is left is all that can be stored. It normalises the name (trimmed, NFC)
+// and the description (on one line).
 func (r *AddRequest) Validate() error {
 	before := r.Body()
+	r.checked = nil
 	r.stripPrivate()
+	r.Description = strings.Join(strings.Fields(r.Description), " ")
 	if !r.Type.Valid() {
 		return &InputError{Msg: (&typesx.UnknownTypeError{Name: string(r.Type)}).Error()}
 	}
@@ -103,13 +112,23 @@ func (r *AddRequest) Validate() error {
 		}
 	}
 	if !r.AllowSecret {
-		all := r.Name + "\n" + r.Description + "\n" + strings.Join(r.Tags, "\n") + "\n" + body
-		if found := secrets.Scan(all); len(found) > 0 {
-			se := &SecretError{Kind: found[0].Kind, Redacted: found[0].Redacted}
-			return &InputError{Msg: se.Error() + "; remove it, or pass --allow-secret if it is not one", Err: se}
+		if err := r.scanSecrets(body); err != nil {
+			return err
 		}
 	}
+	c := *r
+	c.Tags = slices.Clone(r.Tags)
+	r.checked = &c
 	return nil
+}
+
+// valid reports whether Validate accepted the request as it is now.
+func (r *AddRequest) valid() bool {
+	c := r.checked
+	return c != nil && c.Type == r.Type && c.Name == r.Name && c.Text == r.Text &&
+		c.Description == r.Description && c.Why == r.Why && c.How == r.How &&
+		c.Private == r.Private && slices.Equal(c.Tags, r.Tags) && c.New == r.New &&
+		c.AllowSecret == r.AllowSecret
 }
 
 // validateTopic applies add's limits to a topic written another way (an
@@ -131,10 +150,10 @@ func validateTopic(t *Topic) error {
 // Add records a memory. In live mode it writes or updates the topic file
 // and MEMORY.md; in log mode it appends one entry to today's log.
 func (d *Dir) Add(req AddRequest) (AddResult, error) {
-	req.Name = strings.TrimSpace(req.Name)
-	req.Description = strings.Join(strings.Fields(req.Description), " ")
-	if err := req.Validate(); err != nil {
-		return AddResult{}, err
+	if !req.valid() {
+		if err := req.Validate(); err != nil {
+			return AddResult{}, err
+		}
 	}
 	if d.Mode == Log && !req.Private {
 		// A daily log entry is a type, a name and text: what else was

@@ -5,20 +5,24 @@ import (
 )
 
 // appendLog records a memory in log mode: one whole entry appended to
-// today's daily log under the lock, and nothing else touched.
+// today's daily log under the lock, and nothing else touched. The entry is
+// scanned as it will be written ("Title: text" on one line can read as an
+// assignment the fields alone do not hold), so that lint and commit never
+// refuse the log add wrote.
 func (d *Dir) appendLog(req AddRequest) (AddResult, error) {
+	now := d.now()
+	e := dailylog.Entry{Time: now.Format("15:04"), Type: req.Type, Title: req.Name, Text: req.Body()}
+	if !req.AllowSecret {
+		if err := refuseSecret("", dailylog.Format(e)); err != nil {
+			return AddResult{}, err
+		}
+	}
 	lk, err := d.lock("add")
 	if err != nil {
 		return AddResult{}, err
 	}
 	defer lk.Release()
-	now := d.now()
-	path, err := dailylog.Append(d.Path, now, dailylog.Entry{
-		Time:  now.Format("15:04"),
-		Type:  req.Type,
-		Title: req.Name,
-		Text:  req.Body(),
-	})
+	path, err := dailylog.Append(d.Path, now, e)
 	if err != nil {
 		return AddResult{}, writeErr(d.Path, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memdir/memdir/secrets"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -48,7 +49,10 @@ func ValidateName(name string) error {
 
 // Slugify turns a name into lowercase ASCII words joined by "_", at most
 // about 60 bytes, cut at a word boundary. A name with no ASCII letters or
-// digits gets a short hash instead.
+// digits gets a short hash instead, and so does one whose words secrets.Scan
+// would refuse (creds_ghp_..., from "Creds ghp%5F..." or "Creds ghp.…"): a
+// file name goes into MEMORY.md, every commit and every listing, and must
+// never be what lint and commit refuse.
 func Slugify(name string) string {
 	var words []string
 	var cur strings.Builder
@@ -80,7 +84,7 @@ func Slugify(name string) string {
 	if len(s) > maxSlugLen {
 		s = s[:maxSlugLen]
 	}
-	if s == "" {
+	if s == "" || len(secrets.Scan(s)) > 0 {
 		sum := sha256.Sum256([]byte(name))
 		s = "topic_" + hex.EncodeToString(sum[:4])
 	}
