@@ -158,3 +158,38 @@ func TestLockHolder(t *testing.T) {
 		})
 	}
 }
+
+// FuzzLockHolder reads arbitrary lock content and checks that whenever
+// memdir names a holder, it is the PID Claude Code reads from the same
+// lock (parseInt of the trimmed text: its leading digits), so the two
+// never disagree about who holds it; and that a held lock is only ever
+// one that names a holder.
+func FuzzLockHolder(f *testing.F) {
+	for _, seed := range []string{"", "1234", "1234\n", "1234 98765\n", " 42 ", "+7", "-3", "0", "abc", "12x", "1 2 3", "99999999999999999999999", "5\u00a0start"} {
+		f.Add(seed)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, content string) {
+		if err := os.WriteFile(filepath.Join(dir, LockFile), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := readLock(dir)
+		if err != nil {
+			t.Fatalf("readLock(%q): %v", content, err)
+		}
+		if !st.named {
+			if err := st.held(time.Now()); err != nil {
+				t.Fatalf("lock %q names no holder but is held: %v", content, err)
+			}
+			return
+		}
+		lead := strings.TrimLeft(strings.TrimSpace(content), "+")
+		end := strings.IndexFunc(lead, func(r rune) bool { return r < '0' || r > '9' })
+		if end >= 0 {
+			lead = lead[:end]
+		}
+		if want, err := strconv.Atoi(lead); err != nil || want != st.holder.PID {
+			t.Errorf("lock %q: memdir reads holder %d, Claude Code's parseInt %q", content, st.holder.PID, lead)
+		}
+	})
+}
