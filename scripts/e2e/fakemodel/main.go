@@ -154,6 +154,13 @@ func (s *server) anthropic(w http.ResponseWriter, body []byte) {
 			content, call = []any{map[string]any{"type": "tool_use", "id": id, "name": tool, "input": input}}, true
 		}
 	}
+	if dir := memoryFolder(all); strings.Contains(strings.ToLower(all), saveMarker) && dir != "" &&
+		slices.Contains(names, "Write") && !strings.Contains(all, "toolu_e2e_write") {
+		// Save a memory the way Claude Code's own prompt says to: a file
+		// in the auto-memory folder, with its frontmatter.
+		content, call = []any{map[string]any{"type": "tool_use", "id": "toolu_e2e_write", "name": "Write",
+			"input": map[string]any{"file_path": dir + "reference_e2e_dashboard.md", "content": claudeMemory}}}, true
+	}
 	stop := "end_turn"
 	if call {
 		stop = "tool_use"
@@ -189,6 +196,37 @@ func (s *server) anthropic(w http.ResponseWriter, body []byte) {
 	sse(w, "message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
+}
+
+// saveMarker is what a prompt says to get a memory written with Claude
+// Code's Write tool.
+const saveMarker = "save a memory"
+
+// claudeMemory is a memory as Claude Code 2.1.332's prompt asks for it.
+const claudeMemory = `---
+name: e2e-dashboard
+description: The e2e dashboard lives at dash-e2e-4242
+metadata:
+  type: reference
+---
+
+Build status for the e2e suite is on the dashboard dash-e2e-4242.
+`
+
+// memoryFolder is the auto-memory folder Claude Code's system prompt
+// names ("You have a persistent file-based memory at ` + "`DIR`" + `"), or "".
+func memoryFolder(body string) string {
+	const intro = "persistent file-based memory at `"
+	i := strings.Index(body, intro)
+	if i < 0 {
+		return ""
+	}
+	rest := body[i+len(intro):]
+	end := strings.IndexByte(rest, '`')
+	if end < 0 {
+		return ""
+	}
+	return rest[:end]
 }
 
 // lastUserHas reports whether the conversation's user messages ask for the
