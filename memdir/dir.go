@@ -73,6 +73,11 @@ type Dir struct {
 	// Cache, when set, keeps work a long-running process can reuse from
 	// one call to the next (see Cache).
 	Cache *Cache
+
+	// ReadOnly, when not empty, says why the directory must not be
+	// written (a subagent memory whose MEMORY.md is a link, as Claude
+	// Code treats it): every write fails with ErrReadOnly.
+	ReadOnly string
 }
 
 // faultHook returns the Fault call for one point, or nil.
@@ -133,13 +138,31 @@ func (d *Dir) ensure() error {
 	if err := atomicfile.MkdirAllInside(d.Path, StateDir, 0o755); err != nil {
 		return writeErr(d.Path, err)
 	}
-	return nil
+	return d.ignoreState()
+}
+
+// stateIgnore keeps the state directory out of any git repository the
+// memory directory lies in (a subagent's project memory is committed
+// with the project), except the recorded mode, which belongs to the
+// memory.
+const stateIgnore = "# memdir's private state: never committed\n*\n!mode\n"
+
+// ignoreState writes the state directory's .gitignore when it has none.
+func (d *Dir) ignoreState() error {
+	rel := filepath.Join(StateDir, ".gitignore")
+	if _, err := atomicfile.StatInside(d.Path, rel); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return d.writeFile(rel, []byte(stateIgnore), nil)
 }
 
 // writeFile atomically writes the file rel inside the memory directory.
 // With expect, it refuses (an error wrapping atomicfile.ErrChanged) when
 // the file is no longer what was read.
 func (d *Dir) writeFile(rel string, data []byte, expect *atomicfile.Stamp) error {
+	if d.ReadOnly != "" {
+		return fmt.Errorf("%s: %w: %s", d.Path, ErrReadOnly, d.ReadOnly)
+	}
 	err := atomicfile.WriteInside(d.Path, rel, data, atomicfile.Options{Perm: 0o644, Expect: expect, BeforeRename: d.faultHook("write " + rel)})
 	if err != nil && !errors.Is(err, atomicfile.ErrChanged) {
 		return writeErr(d.Path, err)

@@ -10,6 +10,9 @@ var (
 	ErrLocked = errors.New("memory directory is locked")
 	// ErrConflict means a topic changed under an edit.
 	ErrConflict = errors.New("topic changed meanwhile")
+	// ErrReadOnly means the memory directory may be read but not written
+	// (Dir.ReadOnly says why).
+	ErrReadOnly = errors.New("memory directory is read-only")
 )
 
 // InputError is bad input from the user: nothing was written, and the

@@ -27,6 +27,9 @@ type Recovery struct {
 // first, under the lock (see recoverFrom); if that fails, the killed
 // holder's note stays for the next process and the error is returned.
 func (d *Dir) lock(what string) (*Lock, error) {
+	if d.ReadOnly != "" {
+		return nil, fmt.Errorf("%s: %w: %s", d.Path, ErrReadOnly, d.ReadOnly)
+	}
 	if err := d.ensure(); err != nil {
 		return nil, err
 	}

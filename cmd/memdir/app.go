@@ -35,6 +35,10 @@ type app struct {
 	dirFlag string
 	cwdFlag string
 	json    bool
+	// agentType and agentScope select a subagent's own memory
+	// (--agent-type, --scope) instead of the project's.
+	agentType  string
+	agentScope string
 	// trusting silences the untrusted-settings notice for `memdir trust`,
 	// which says what it trusts instead.
 	trusting bool
@@ -142,7 +146,15 @@ func (a *app) workspace() (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	loc, err := a.locate(repo.Root, s)
+	if a.agentType == "" && a.agentScope != "" {
+		return nil, usagef("--scope %s needs --agent-type: the scope is that of a subagent's memory", a.agentScope)
+	}
+	var loc canonical.Location
+	if a.agentType != "" {
+		loc, err = a.agentLocation(repo)
+	} else {
+		loc, err = a.locate(repo.Root, s)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +168,19 @@ func (a *app) workspace() (*workspace, error) {
 		return nil, err
 	}
 	ws.repo, ws.cwd = repo, cwd
+	if loc.Source == canonical.SourceAgent {
+		ws.dir.ReadOnly = canonical.AgentEntrypoint(loc.Dir, a.agentScope, filepath.Clean(firstNonEmpty(repo.WorkTree, repo.Root)))
+	}
 	return ws, nil
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
 }
 
 // openWorkspace opens the memory directory loc.Dir with the settings s:

@@ -11,7 +11,8 @@ import (
 )
 
 type listOptions struct {
-	typ string
+	typ    string
+	agents bool
 }
 
 func newListCmd(a *app) *cobra.Command {
@@ -23,14 +24,21 @@ func newListCmd(a *app) *cobra.Command {
 be read or parsed are reported on stderr with their line, and the others
 are still listed.
 
+With --agents, list instead every subagent memory of the project and of
+the user (Claude Code's agent memory: user, project and local scope) with
+its number of topics; --agent-type NAME --scope S lists one of them.
+
 Examples:
   memdir list
   memdir list --type feedback
-  memdir list --json | jq -r '.[].file'`,
+  memdir list --json | jq -r '.[].file'
+  memdir list --agents
+  memdir list --agent-type code-reviewer --scope project`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error { return runList(a, opts) },
 	}
 	cmd.Flags().StringVarP(&opts.typ, "type", "t", "", "only topics of this type")
+	cmd.Flags().BoolVar(&opts.agents, "agents", false, "list the subagent memories instead, with counts")
 	return cmd
 }
 
@@ -40,6 +48,12 @@ type topicJSON = memdir.TopicView
 func toJSON(t *memdir.Topic, body bool) topicJSON { return t.View(body) }
 
 func runList(a *app, opts listOptions) error {
+	if opts.agents {
+		if opts.typ != "" || a.agentType != "" {
+			return usagef("--agents lists every agent memory: it takes no --type or --agent-type")
+		}
+		return runListAgents(a)
+	}
 	var only typesx.Type
 	if opts.typ != "" {
 		t, err := typesx.Parse(opts.typ)

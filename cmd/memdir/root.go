@@ -97,5 +97,6 @@ Examples:
 		newTrustCmd(a),
 		newMCPCmd(a),
 	)
+	a.addAgentFlags(root)
 	return root
 }

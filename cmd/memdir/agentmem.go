@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/memdir"
+)
+
+// agentMemoryCmds are the commands that work on a subagent's own memory
+// when given --agent-type (and --scope).
+var agentMemoryCmds = map[string]bool{
+	"add": true, "list": true, "show": true, "edit": true, "rm": true, "search": true,
+	"index": true, "lint": true, "dream": true, "watch": true, "history": true,
+	"context": true, "logs": true, "path": true, "stats": true, "timeline": true,
+	"init": true, "diff": true, "restore": true, "commit": true,
+}
+
+// addAgentFlags gives every command in agentMemoryCmds the --agent-type
+// and --scope flags.
+func (a *app) addAgentFlags(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		if !agentMemoryCmds[c.Name()] {
+			continue
+		}
+		c.Flags().StringVar(&a.agentType, "agent-type", "", "work on this subagent type's own memory, as Claude Code keeps it")
+		c.Flags().StringVar(&a.agentScope, "scope", "", "the agent memory's scope: user, project or local (needed when more than one exists)")
+	}
+}
+
+// agentLocation places the memory of the subagent type --agent-type in
+// the scope --scope. Without --scope, the one scope in which that type
+// has a memory is taken; none or several is a usage error.
+func (a *app) agentLocation(repo canonical.Repo) (canonical.Location, error) {
+	if a.dirFlag != "" {
+		return canonical.Location{}, usagef("--dir and --agent-type name two memory directories: give one")
+	}
+	o := canonical.AgentOptions{Type: a.agentType, Scope: a.agentScope, Project: repo.WorkTree, Root: repo.Root, Getenv: a.getenv}
+	if o.Project == "" {
+		o.Project = repo.Root
+	}
+	if a.agentScope == "" {
+		var found []canonical.AgentMemory
+		for _, m := range canonical.AgentMemories(o) {
+			if m.Type == canonical.AgentTypeDir(a.agentType) {
+				found = append(found, m)
+			}
+		}
+		switch len(found) {
+		case 0:
+			return canonical.Location{}, usagef("agent type %q has no memory yet: say where with --scope user, project or local", a.agentType)
+		case 1:
+			o.Scope = found[0].Scope
+		default:
+			var scopes []string
+			for _, m := range found {
+				scopes = append(scopes, m.Scope)
+			}
+			return canonical.Location{}, usagef("agent type %q has memory in %s scope: choose one with --scope", a.agentType, strings.Join(scopes, " and "))
+		}
+		a.agentScope = o.Scope
+	}
+	dir, err := canonical.AgentDir(o)
+	if err != nil {
+		return canonical.Location{}, usagef("--scope %s: %v", a.agentScope, err)
+	}
+	return canonical.Location{Dir: filepath.Clean(dir), Root: repo.Root, Slug: canonical.Slug(repo.Root), Source: canonical.SourceAgent}, nil
+}
+
+// agentJSON is one subagent memory as `list --agents` prints it.
+type agentJSON struct {
+	canonical.AgentMemory
+	Topics   int    `json:"topics"`
+	ReadOnly string `json:"read_only,omitempty"`
+}
+
+// runListAgents lists every subagent memory of the project and the user.
+func runListAgents(a *app) error {
+	repo, _, _, err := a.project()
+	if err != nil {
+		return err
+	}
+	project := firstNonEmpty(repo.WorkTree, repo.Root)
+	out := []agentJSON{}
+	for _, m := range canonical.AgentMemories(canonical.AgentOptions{Project: project, Root: repo.Root, Getenv: a.getenv}) {
+		files, _ := memdir.Open(m.Dir, memdir.Live).TopicFiles()
+		out = append(out, agentJSON{AgentMemory: m, Topics: len(files), ReadOnly: canonical.AgentEntrypoint(m.Dir, m.Scope, project)})
+	}
+	if a.json {
+		return a.writeJSON(out)
+	}
+	if len(out) == 0 {
+		fmt.Fprintln(a.out, "no agent memory yet")
+		return nil
+	}
+	tw := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
+	for _, m := range out {
+		note := ""
+		if m.ReadOnly != "" {
+			note = "  (read-only: " + m.ReadOnly + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d topics\t%s%s\n", m.Scope, m.Type, m.Topics, m.Dir, note)
+	}
+	return tw.Flush()
+}
