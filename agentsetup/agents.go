@@ -118,7 +118,7 @@ func targets(o Options) ([]target, error) {
 	case "claude":
 		return claudeTargets(o, firstOf(env("CLAUDE_CONFIG_DIR"), filepath.Join(home, ".claude")), firstOf(env("CLAUDE_CONFIG_DIR"), home)), nil
 	case "codex":
-		return codexTargets(o, firstOf(env("CODEX_HOME"), filepath.Join(home, ".codex"))), nil
+		return codexTargets(o, codexHome(o)), nil
 	case "gemini":
 		return geminiTargets(o, filepath.Join(firstOf(env("GEMINI_CLI_HOME"), home), ".gemini")), nil
 	case "amp":
