@@ -78,11 +78,6 @@ type Options struct {
 	DistillerTimeout time.Duration
 	// Stderr receives the external distiller's standard error.
 	Stderr io.Writer
-	// CrashAfter is ignored.
-	//
-	// Deprecated: the crash tests' hook is built only with -tags
-	// crashtest, and reads CrashAfterEnv itself.
-	CrashAfter int
 }
 
 func (o *Options) now() time.Time {

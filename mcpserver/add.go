@@ -12,6 +12,7 @@ import (
 
 // addInput is a memory to record, as `memdir add` takes it.
 type addInput struct {
+	agentInput
 	Type        memoryType `json:"type" jsonschema:"user: who the user is; feedback: how to do the work; project: facts and decisions about the work; reference: where to find things"`
 	Name        string     `json:"name" jsonschema:"a short title, 1 to 100 characters, e.g. Testing policy"`
 	Text        string     `json:"text" jsonschema:"the memory itself: the rule, fact or pointer, in a sentence or a few"`
@@ -37,7 +38,7 @@ func (s *Server) add(ctx context.Context, req *mcp.CallToolRequest, in addInput)
 	if err := ar.Validate(); err != nil {
 		return nil, memdir.AddResult{}, refusal(err)
 	}
-	p, err := s.project(ctx, req.Session)
+	p, err := s.project(ctx, req.Session, in.agent())
 	if err != nil {
 		return nil, memdir.AddResult{}, err
 	}

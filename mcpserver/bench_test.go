@@ -27,7 +27,7 @@ func benchSession(b *testing.B, n int) *mcp.ClientSession {
 	if _, err := d.Rebuild(); err != nil {
 		b.Fatal(err)
 	}
-	s, err := New(Options{Open: func(string) (*Project, error) { return &Project{Dir: memdir.Open(dir, memdir.Live)}, nil }})
+	s, err := New(Options{Open: func(string, Agent) (*Project, error) { return &Project{Dir: memdir.Open(dir, memdir.Live)}, nil }})
 	if err != nil {
 		b.Fatal(err)
 	}

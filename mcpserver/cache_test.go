@@ -14,7 +14,7 @@ func TestProjectSharesCache(t *testing.T) {
 	dir := t.TempDir()
 	own := memdir.NewCache()
 	withOwn := false
-	s, err := New(Options{Open: func(string) (*Project, error) {
+	s, err := New(Options{Open: func(string, Agent) (*Project, error) {
 		d := memdir.Open(dir, memdir.Live)
 		if withOwn {
 			d.Cache = own

@@ -58,7 +58,12 @@ func (p *Project) wrote() {
 
 // Opener resolves the project of a working directory; "" means the
 // server's own (its working directory, --cwd or --dir).
-type Opener func(cwd string) (*Project, error)
+type Opener func(cwd string, agent Agent) (*Project, error)
+
+// Agent names a subagent's own memory (Claude Code's agent memory) by
+// its type and scope: user, project or local. The zero Agent is the
+// project's memory.
+type Agent struct{ Type, Scope string }
 
 // Options configure a Server.
 type Options struct {
@@ -130,12 +135,16 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 }
 
 // project opens the project a call works on.
-func (s *Server) project(ctx context.Context, ss *mcp.ServerSession) (*Project, error) {
+func (s *Server) project(ctx context.Context, ss *mcp.ServerSession, agent ...Agent) (*Project, error) {
+	var a Agent
+	if len(agent) > 0 {
+		a = agent[0]
+	}
 	cwd := ""
 	if s.opts.FollowRoots && ss != nil {
 		cwd = s.rootDir(ctx, ss)
 	}
-	p, err := s.opts.Open(cwd)
+	p, err := s.opts.Open(cwd, a)
 	if err == nil && p.Dir != nil && p.Dir.Cache == nil {
 		p.Dir.Cache = s.cache
 	}

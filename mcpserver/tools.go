@@ -57,13 +57,23 @@ func (s *Server) addTools() error {
 	)
 }
 
+// agentInput selects a subagent's own memory instead of the project's,
+// so that agents without memory per agent type get the same separation.
+type agentInput struct {
+	AgentType string `json:"agent_type,omitempty" jsonschema:"a subagent type (e.g. code-reviewer): use that agent's own memory instead of the project's; memories never cross agent types"`
+	Scope     string `json:"scope,omitempty" jsonschema:"with agent_type: user (every project), project (committed with it) or local (this machine); needed when that agent has memory in more than one"`
+}
+
+func (a agentInput) agent() Agent { return Agent{Type: a.AgentType, Scope: a.Scope} }
+
 // refInput names one memory.
 type refInput struct {
+	agentInput
 	NameOrFile string `json:"name_or_file" jsonschema:"the memory's name (e.g. Testing policy) or file name (e.g. feedback_testing_policy.md)"`
 }
 
 func (s *Server) show(ctx context.Context, req *mcp.CallToolRequest, in refInput) (*mcp.CallToolResult, memdir.TopicView, error) {
-	p, err := s.project(ctx, req.Session)
+	p, err := s.project(ctx, req.Session, in.agent())
 	if err != nil {
 		return nil, memdir.TopicView{}, err
 	}
@@ -87,7 +97,7 @@ type forgetOutput struct {
 }
 
 func (s *Server) forget(ctx context.Context, req *mcp.CallToolRequest, in refInput) (*mcp.CallToolResult, forgetOutput, error) {
-	p, err := s.project(ctx, req.Session)
+	p, err := s.project(ctx, req.Session, in.agent())
 	if err != nil {
 		return nil, forgetOutput{}, err
 	}
@@ -105,6 +115,7 @@ func (s *Server) forget(ctx context.Context, req *mcp.CallToolRequest, in refInp
 
 // listInput filters memory_list.
 type listInput struct {
+	agentInput
 	Type memoryType `json:"type,omitempty" jsonschema:"only memories of this type"`
 }
 
@@ -120,7 +131,7 @@ func (s *Server) list(ctx context.Context, req *mcp.CallToolRequest, in listInpu
 	if err != nil {
 		return nil, out, err
 	}
-	p, err := s.project(ctx, req.Session)
+	p, err := s.project(ctx, req.Session, in.agent())
 	if err != nil || !p.Dir.Exists() {
 		return nil, out, err
 	}

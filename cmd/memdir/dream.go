@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -54,17 +52,12 @@ func runDream(ctx context.Context, a *app, opts dreamOptions) error {
 	if err != nil {
 		return err
 	}
-	crash, err := crashAfter(a.getenv("MEMDIR_DREAM_CRASH_AFTER"))
-	if err != nil {
-		return err
-	}
 	rep, err := dream.Run(ctx, dream.Options{
 		Dir:              ws.dir,
 		Wall:             a.wall,
 		DryRun:           opts.dryRun,
 		Distiller:        ws.settings.Get("dream.distiller"),
 		Stderr:           a.errw,
-		CrashAfter:       crash,
 		DistillerTimeout: ws.settings.Duration("dream.distiller_timeout"),
 	})
 	if err != nil {
@@ -82,17 +75,4 @@ func runDream(ctx context.Context, a *app, opts dreamOptions) error {
 		fmt.Fprint(a.out, "\n"+rep.Diff)
 	}
 	return nil
-}
-
-// crashAfter reads the crash tests' hook, MEMDIR_DREAM_CRASH_AFTER=N: the
-// dream kills itself after N file operations.
-func crashAfter(v string) (int, error) {
-	if strings.TrimSpace(v) == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n < 0 {
-		return 0, usagef("MEMDIR_DREAM_CRASH_AFTER=%q is not a number of file operations", v)
-	}
-	return n, nil
 }

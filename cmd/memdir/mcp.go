@@ -113,12 +113,13 @@ func (e *eofReader) Read(p []byte) (int, error) {
 // directory or a client's root. Nothing it does can reach standard output,
 // which belongs to the protocol, and each warning is logged once.
 func (a *app) mcpOpener(logw io.Writer) mcpserver.Opener {
-	return func(cwd string) (*mcpserver.Project, error) {
+	return func(cwd string, agent mcpserver.Agent) (*mcpserver.Project, error) {
 		b := *a
 		b.out, b.errw = logw, logw
 		if cwd != "" {
 			b.cwdFlag = cwd
 		}
+		b.agentType, b.agentScope = agent.Type, agent.Scope
 		ws, err := b.workspace()
 		if err != nil {
 			return nil, err

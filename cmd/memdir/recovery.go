@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/memdir/memdir/memdir"
@@ -26,22 +25,4 @@ func (a *app) reportRecovery(d *memdir.Dir) {
 		parts = append(parts, "nothing was left to repair")
 	}
 	a.warn("a memdir process was killed while it held the lock (%s): %s", rec.Holder, strings.Join(parts, "; "))
-}
-
-// crashHook reads the crash tests' hook, MEMDIR_CRASH_AT=POINT: the
-// process kills itself (SIGKILL, as the OOM killer or a power cut would
-// stop it) when a write reaches POINT, such as "write MEMORY.md".
-func (a *app) crashHook() func(string) {
-	at := a.getenv("MEMDIR_CRASH_AT")
-	if at == "" {
-		return nil
-	}
-	return func(point string) {
-		if point == at {
-			if p, err := os.FindProcess(os.Getpid()); err == nil {
-				_ = p.Kill()
-			}
-			select {}
-		}
-	}
 }

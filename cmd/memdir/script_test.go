@@ -33,8 +33,12 @@ func TestScripts(t *testing.T) {
 		// detector; scripts that start thousands of processes skip then, and
 		// scripts/test runs them again without it.
 		Condition: func(cond string) (bool, error) {
-			if cond == "race" {
+			switch cond {
+			case "race":
 				return raceEnabled, nil
+			case "crashtest":
+				// The crash hooks are built only with -tags crashtest.
+				return crashTest, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
