@@ -58,6 +58,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/memdir"
 )
 
@@ -311,7 +312,7 @@ func newReport(dir string, now time.Time, opts *Options) *Report {
 func dryDiff(dir string, j *journal) string {
 	var out []byte
 	read := func(rel string) []byte {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		data, err := atomicfile.ReadInside(dir, filepath.FromSlash(rel))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // Paths of dream's state inside the memory directory.
@@ -38,7 +39,7 @@ func newState() *State { return &State{Version: 1, Logs: map[string]map[string]i
 
 // loadState reads the state; a missing file is an empty state.
 func loadState(dir string) (*State, error) {
-	data, err := os.ReadFile(filepath.Join(dir, statePath))
+	data, err := atomicfile.ReadInside(dir, statePath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newState(), nil
 	}
@@ -169,7 +170,7 @@ type moveOp struct {
 
 // readJournal returns the journal a killed dream left, or nil.
 func readJournal(dir string) (*journal, error) {
-	data, err := os.ReadFile(filepath.Join(dir, journalPath))
+	data, err := atomicfile.ReadInside(dir, journalPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -232,7 +233,7 @@ const absent = "absent"
 
 // digestOf is the SHA-256 of a file's content, or absent.
 func digestOf(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(path, "", untrusted.MaxMemory)
 	if err != nil {
 		return absent
 	}
