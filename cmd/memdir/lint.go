@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/memgit"
 )
 
 func newLintCmd(a *app) *cobra.Command {
@@ -14,8 +16,9 @@ func newLintCmd(a *app) *cobra.Command {
 		Short: "Check the memory directory",
 		Long: `Check everything: MEMORY.md (dangling links, topics missing from it,
 duplicate lines, long lines, stray content, size caps), every topic file's
-frontmatter, expired project facts, and secrets on disk. Exits 1 when it
-finds anything.
+frontmatter, expired project facts, secrets on disk, special files (a FIFO
+or device where a memory file belongs) and git lock files memdir did not
+take, which stop its commits. Exits 1 when it finds anything.
 
 Examples:
   memdir lint
@@ -37,7 +40,24 @@ func runLint(a *app) error {
 	if err != nil {
 		return err
 	}
+	findings = append(findings, ws.dir.SpecialFiles()...)
+	findings = append(findings, gitLockFindings(ws.loc.Dir, a.wall())...)
 	return a.report(findings)
+}
+
+// gitLockFindings reports the git locks memdir cannot prove are its own:
+// while one exists, memory is not committed.
+func gitLockFindings(dir string, now time.Time) []memdir.Finding {
+	locks, err := memgit.ForeignLocks(dir, now)
+	if err != nil {
+		return []memdir.Finding{{Kind: "git-lock", Level: memdir.LevelWarning, File: dir, Msg: "git locks not checked: " + err.Error()}}
+	}
+	var out []memdir.Finding
+	for _, l := range locks {
+		out = append(out, memdir.Finding{Kind: "git-lock", Level: memdir.LevelError, File: l.Path,
+			Msg: fmt.Sprintf("a git lock memdir did not take (%s old): memory is not committed while it exists; if no git process runs in this repository, clear it: %s", l.Age.Round(time.Second), l.Remove)})
+	}
+	return out
 }
 
 // report prints findings; any error among them makes the exit status 1.
