@@ -57,6 +57,16 @@ type listSetting struct {
 type setting struct {
 	path  []string
 	value any // a string or a bool
+	// owned reports whether a string value other than value is one setup
+	// wrote earlier; nil: none is.
+	owned func(string) bool
+}
+
+// isMemoryDir reports whether dir is a memdir memory directory: memdir
+// keeps its state in .memdir/ inside it.
+func isMemoryDir(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, ".memdir"))
+	return err == nil && fi.IsDir()
 }
 
 // hookSpec is one hook setup wires: a matcher group with one command.
@@ -190,7 +200,7 @@ func claudeTargets(o Options, claudeDir, globalDir string) []target {
 	// The person's approval of the .mcp.json server setup wrote, as Claude
 	// records it when asked: without it `claude -p` starts no server.
 	local := target{path: filepath.Join(o.Root, ".claude", "settings.local.json"), format: "json",
-		settings: []setting{{path: []string{"autoMemoryDirectory"}, value: o.MemoryDir}},
+		settings: []setting{{path: []string{"autoMemoryDirectory"}, value: o.MemoryDir, owned: isMemoryDir}},
 		lists:    []listSetting{{path: []string{"enabledMcpjsonServers"}, values: []string{"memdir"}}}}
 	return append(ts, main, local)
 }

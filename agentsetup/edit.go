@@ -120,12 +120,17 @@ func (d *jsonDoc) setting(st setting, undo bool) (string, error) {
 	name := strings.Join(st.path, ".")
 	cur := d.lookup(st.path...)
 	want := render(st.value, "", "")
-	ours := cur != nil && d.src[cur.start:cur.end] == want
+	same := cur != nil && d.src[cur.start:cur.end] == want
+	// A value setup wrote before for another memdir directory (memdir's
+	// home moved, say) is still setup's: it is updated, and undone.
+	earlier := cur != nil && !same && cur.kind == '"' && st.owned != nil && st.owned(cur.str)
 	switch {
-	case undo && ours:
+	case undo && (same || earlier):
 		return "", d.removePath(st.path)
-	case undo, ours:
+	case undo, same:
 		return "", nil
+	case earlier:
+		return "", d.splice(cur.start, cur.end, want)
 	case cur != nil:
 		return fmt.Sprintf("%s: %s is already set to %s; left as it is", d.path, name, d.src[cur.start:cur.end]), nil
 	}

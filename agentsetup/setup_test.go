@@ -276,3 +276,44 @@ func TestSetupRefusesMalformed(t *testing.T) {
 		})
 	}
 }
+
+// TestClaudeMemoryDirMoves: when memdir's directory for the project moves,
+// setup points Claude at the new one (the old value names a memdir
+// directory, so it was setup's); a folder of the person's own stays.
+func TestClaudeMemoryDirMoves(t *testing.T) {
+	base := t.TempDir()
+	home, root := filepath.Join(base, "home"), filepath.Join(base, "app")
+	old, own := filepath.Join(base, "old", "memory"), filepath.Join(base, "own")
+	for _, d := range []string{filepath.Join(old, ".memdir"), own} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, was string
+		moved     bool
+	}{{"memdir's old directory", old, true}, {"the person's folder", own, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			local := filepath.Join(root, ".claude", "settings.local.json")
+			if err := os.MkdirAll(filepath.Dir(local), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			src := `{"autoMemoryDirectory": ` + quote(tc.was) + `}` + "\n"
+			if err := os.WriteFile(local, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			o := options("claude", false, home, root)
+			applyAll(t, o, filepath.Join(base, "backups"))
+			got, _ := os.ReadFile(local)
+			if strings.Contains(string(got), o.MemoryDir) != tc.moved {
+				t.Errorf("settings.local.json after setup:\n%s", got)
+			}
+			o.Undo = true
+			applyAll(t, o, filepath.Join(base, "backups"))
+			got, _ = os.ReadFile(local)
+			if strings.Contains(string(got), "autoMemoryDirectory") == tc.moved {
+				t.Errorf("settings.local.json after undo:\n%s", got)
+			}
+		})
+	}
+}
