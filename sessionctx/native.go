@@ -32,8 +32,8 @@ func Native(agent string, opts Options) (string, bool) {
 	default:
 		return "", false
 	}
-	if opts.Memory != nil || len(opts.Files) > 0 || len(opts.Notes) > 0 {
-		rest := Build(Options{Agent: agent, Cwd: opts.Cwd, Memory: opts.Memory, Files: opts.Files, Notes: opts.Notes})
+	if opts.Memory != nil || opts.AgentMemory != nil || len(opts.Files) > 0 || len(opts.Notes) > 0 {
+		rest := Build(Options{Agent: agent, Cwd: opts.Cwd, Memory: opts.Memory, AgentMemory: opts.AgentMemory, Files: opts.Files, Notes: opts.Notes})
 		if t := rest.Text(); t != "" {
 			if text != "" {
 				text += "\n"
@@ -56,10 +56,20 @@ func claudeText(opts Options) string {
 			parts = append(parts, "Contents of "+filepath.Join(m.Dir, index.IndexName)+claudeKind(typesx.ScopeAuto)+":\n\n"+v.Text)
 		}
 	}
-	if len(parts) == 0 {
-		return ""
+	agent := ""
+	if m := opts.AgentMemory; m != nil {
+		// A subagent's memory is a section of its system prompt of its
+		// own, not a claudeMd file.
+		agent = AgentMemoryText(*m) + "\n"
 	}
-	return claudeIntro + "\n\n" + strings.Join(parts, "\n\n") + "\n"
+	if len(parts) == 0 {
+		return agent
+	}
+	text := claudeIntro + "\n\n" + strings.Join(parts, "\n\n") + "\n"
+	if agent != "" {
+		text += "\n" + agent
+	}
+	return text
 }
 
 func claudeKind(s typesx.Scope) string {

@@ -56,6 +56,9 @@ type Options struct {
 	Instructions []Instruction
 	Skills       []Skill
 	Memory       *Memory  // nil leaves auto memory out
+	// AgentMemory is a subagent's own memory, given in place of the
+	// project's (nil for none).
+	AgentMemory *AgentMemory
 	Files        []Block  // extra memory files (--memory)
 	Notes        []string // one-time context (--add)
 }
@@ -84,6 +87,9 @@ func Build(opts Options) Context {
 		c.Dropped = view.Dropped
 		c.Blocks = append(c.Blocks, Block{Kind: "auto-memory", Path: m.Dir, Scope: typesx.ScopeAuto,
 			Text: Guide(m.Dir, m.Mode) + "\n" + indexSection(view)})
+	}
+	if m := opts.AgentMemory; m != nil {
+		c.Blocks = append(c.Blocks, Block{Kind: "agent-memory", Path: m.Dir, Scope: typesx.Scope(m.Scope), Text: AgentMemoryText(*m)})
 	}
 	c.Blocks = append(c.Blocks, opts.Files...)
 	for _, n := range opts.Notes {

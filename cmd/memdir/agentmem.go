@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -9,7 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/sessionctx"
 )
 
 // agentMemoryCmds are the commands that work on a subagent's own memory
@@ -107,4 +111,20 @@ func runListAgents(a *app) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d topics\t%s%s\n", m.Scope, m.Type, m.Topics, m.Dir, note)
 	}
 	return tw.Flush()
+}
+
+// agentMemory is the subagent memory of the workspace, as its context
+// renders it: MEMORY.md unless Claude Code would not read it.
+func (a *app) agentMemory(ws *workspace) (*sessionctx.AgentMemory, error) {
+	am := &sessionctx.AgentMemory{Dir: ws.loc.Dir, Scope: a.agentScope, NotLoaded: ws.dir.ReadOnly != "",
+		Extra: a.getenv("CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES")}
+	if am.NotLoaded {
+		return am, nil
+	}
+	data, err := ws.dir.AgentIndex(index.DefaultCaps)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	am.Index = data
+	return am, nil
 }

@@ -58,8 +58,14 @@ claude-hook prints the JSON a Claude Code SessionStart hook returns. MEMDIR_DISA
 MEMDIR_DISABLE_AUTO_MEMORY=1 turn the parts off (with --agent claude, so do
 CLAUDE_CODE_DISABLE_CLAUDE_MDS=1 and CLAUDE_CODE_DISABLE_AUTO_MEMORY=1).
 
+With --agent-type NAME (and --scope), the memory part is that subagent's
+own memory, rendered as Claude Code puts it into the subagent's system
+prompt ("# Persistent Agent Memory"): --agent claude --format native
+prints it byte for byte as Claude Code 2.1.332 does.
+
 Examples:
   memdir context
+  memdir context --agent claude --agent-type code-reviewer --scope project --format native --no-instructions
   memdir context --agent codex --file src/api/handler.go
   memdir context --agent claude --format claude-hook
   memdir context --agent codex --format native
@@ -109,7 +115,13 @@ func runContext(a *app, opts contextOptions) error {
 		}
 		build.Instructions, build.Skills = sessionctx.FromDiscovery(res)
 	}
-	if !opts.noMemory && !a.disabled("MEMDIR_DISABLE_AUTO_MEMORY", profile.Name, "CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
+	if a.agentType != "" && !opts.noMemory {
+		am, err := a.agentMemory(ws)
+		if err != nil {
+			return err
+		}
+		build.AgentMemory = am
+	} else if !opts.noMemory && !a.disabled("MEMDIR_DISABLE_AUTO_MEMORY", profile.Name, "CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
 		data, err := ws.dir.AgentIndex(index.DefaultCaps)
 		if err != nil {
 			return err
