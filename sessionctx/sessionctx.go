@@ -55,12 +55,12 @@ type Options struct {
 	Cwd          string
 	Instructions []Instruction
 	Skills       []Skill
-	Memory       *Memory  // nil leaves auto memory out
+	Memory       *Memory // nil leaves auto memory out
 	// AgentMemory is a subagent's own memory, given in place of the
 	// project's (nil for none).
 	AgentMemory *AgentMemory
-	Files        []Block  // extra memory files (--memory)
-	Notes        []string // one-time context (--add)
+	Files       []Block  // extra memory files (--memory)
+	Notes       []string // one-time context (--add)
 }
 
 // Context is the assembled session context.
