@@ -103,8 +103,13 @@ func search(logPath, token string) error {
 		return fmt.Errorf("the first request holds the planted memory %d times, want 1", n)
 	}
 	pass("memory present exactly once in the first request (%d requests)", len(reqs))
-	if !strings.Contains(first.Raw, "memory_search") {
-		return errors.New("memdir's memory_search is not offered")
+	// Offered: declared among the request's tools, or (Claude Code, which
+	// defers MCP tools) named by its full name in the list of deferred
+	// tools. The server's instructions mention memory_search too, so a
+	// bare mention is not enough.
+	tools, _ := json.Marshal(first.Body["tools"])
+	if !strings.Contains(string(tools), "memory_search") && !strings.Contains(first.Raw, "mcp__memdir__memory_search") {
+		return errors.New("memdir's memory_search is not among the tools offered")
 	}
 	pass("memdir's tools offered")
 	for _, r := range reqs[1:] {
