@@ -62,6 +62,8 @@ var registry = []KeyInfo{
 		Help: "let instruction files import files outside the project"},
 	{Key: "dir", Kind: KindPath, Default: "", Env: "MEMDIR_DIR",
 		Help: "memory directory; a relative path is relative to the project root"},
+	{Key: "dream.at_session_start", Kind: KindBool, Default: "true",
+		Help: "in log mode, a session-start hook starts an overdue dream in the background"},
 	{Key: "dream.distiller", Kind: KindString, Default: "",
 		Help: "external distiller command line; empty uses the built-in distiller"},
 	{Key: "dream.distiller_timeout", Kind: KindDuration, Default: "10m", Help: "how long an external distiller may run before it and its children are killed; 0 is 10m"},

@@ -129,6 +129,12 @@ func runContext(a *app, opts contextOptions) error {
 		build.Memory = &sessionctx.Memory{Dir: ws.loc.Dir, Mode: string(ws.dir.Mode), Index: data,
 			Caps: index.DefaultCaps, Exists: ws.dir.Exists()}
 	}
+	if format == "claude-hook" && a.agentType == "" {
+		// A session starts: an overdue dream goes in the background.
+		if why := a.dreamIfOverdue(ws); why != "" {
+			a.warn("dreaming in the background: %s", why)
+		}
+	}
 	sc := sessionctx.Build(build)
 	if note := (index.View{Dropped: sc.Dropped}).DroppedNote(10); note != "" {
 		a.warn("%s", note)
