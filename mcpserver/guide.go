@@ -20,6 +20,13 @@ Look before you ask or redo: memory_search finds memories by words, memory_show
 reads one whole, memory_list lists them, memory_timeline shows what changed
 around a date, memory_stats counts them. Save with memory_add (it updates a
 matching memory instead of duplicating it); remove with memory_forget.
+A subagent or role keeps its own memory apart by passing agent_type (and
+scope) to memory_add, memory_show, memory_forget and memory_list.
+
+If this session began without the project's memory (no MEMORY.md in your
+context), the agent may not have run memdir's session-start hook: Codex runs
+no hook it has not reviewed (codex exec skips them silently). Read
+memdir://index now, and tell the person to run ` + "`memdir doctor`" + `.
 
 `)
 	b.WriteString(typeGuide())
