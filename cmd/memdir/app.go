@@ -344,3 +344,15 @@ func (a *app) findTopic(ref string) (*workspace, string, error) {
 	file, err := ws.dir.Find(ref)
 	return ws, file, err
 }
+
+// topicArgs accepts a topic named in one argument or several: `memdir
+// show testing policy` names the topic "testing policy".
+func topicArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return usagef("%s takes a topic name or file; see `memdir %s --help`", cmd.Name(), cmd.Name())
+	}
+	return nil
+}
+
+// topicRef is the topic the arguments name: the words joined by spaces.
+func topicRef(args []string) string { return strings.Join(args, " ") }

@@ -31,8 +31,8 @@ that does not validate changes nothing and is kept for you to fix.
 Examples:
   memdir edit "Testing policy"
   EDITOR="code --wait" memdir edit feedback_testing_policy.md`,
-		Args: exactArgs(1, "one topic name or file"),
-		RunE: func(_ *cobra.Command, args []string) error { return runEdit(a, opts, args[0]) },
+		Args: topicArgs,
+		RunE: func(_ *cobra.Command, args []string) error { return runEdit(a, opts, topicRef(args)) },
 	}
 	cmd.Flags().BoolVar(&opts.allowSecret, "allow-secret", false, "accept text that looks like a credential")
 	return cmd

@@ -15,8 +15,8 @@ func newRmCmd(a *app) *cobra.Command {
 Examples:
   memdir rm "Release freeze"
   memdir rm project_release_freeze.md`,
-		Args: exactArgs(1, "one topic name or file"),
-		RunE: func(_ *cobra.Command, args []string) error { return runRm(a, args[0]) },
+		Args: topicArgs,
+		RunE: func(_ *cobra.Command, args []string) error { return runRm(a, topicRef(args)) },
 	}
 }
 

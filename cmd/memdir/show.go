@@ -17,8 +17,8 @@ Examples:
   memdir show "Testing policy"
   memdir show feedback_testing_policy.md
   memdir show testing_policy --json`,
-		Args: exactArgs(1, "one topic name or file"),
-		RunE: func(_ *cobra.Command, args []string) error { return runShow(a, args[0]) },
+		Args: topicArgs,
+		RunE: func(_ *cobra.Command, args []string) error { return runShow(a, topicRef(args)) },
 	}
 }
 
