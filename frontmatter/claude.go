@@ -1,6 +1,8 @@
 package frontmatter
 
 import (
+	"strings"
+
 	"github.com/memdir/memdir/internal/lazyre"
 )
 
@@ -28,4 +30,21 @@ func SplitClaude(data []byte) (yml, body []byte, ok bool) {
 		return nil, data, false
 	}
 	return data[m[2]:m[3]], data[m[1]:], true
+}
+
+// StripClaude returns s as Claude Code 2.1.332 reads it past its
+// frontmatter (the memory index and instruction files alike): a leading
+// byte order mark is dropped first, then the block SplitClaude finds. A
+// text with no such block comes back unchanged, byte order mark included.
+// The result is always a suffix of s.
+func StripClaude(s string) string {
+	t := strings.TrimPrefix(s, "\ufeff")
+	if !strings.HasPrefix(t, "---") {
+		return s
+	}
+	m := claudeExpr().FindStringSubmatchIndex(t)
+	if m == nil {
+		return s
+	}
+	return t[m[1]:]
 }

@@ -210,3 +210,47 @@ func claudeOpening(s string) (string, bool) {
 func isJSSpaceForTest(r rune) bool {
 	return strings.ContainsRune("\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff", r) || r >= 0x2000 && r <= 0x200a
 }
+
+// TestStripClaude pins what Claude Code 2.1.332 skips of a memory index
+// (index/testdata/claude/bom and frontmatter, recorded from the client):
+// the byte order mark goes with a block, and stays without one.
+func TestStripClaude(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"no block", "- [A](a.md)\n", "- [A](a.md)\n"},
+		{"block", "---\nx: y\n---\n\n- [A](a.md)\n", "- [A](a.md)\n"},
+		{"byte order mark and block", "\ufeff---\nx: y\n---\nB", "B"},
+		{"byte order mark alone", "\ufeffB", "\ufeffB"},
+		{"byte order mark, unclosed", "\ufeff---\nx: y\n", "\ufeff---\nx: y\n"},
+		{"dashes mid-line end it", "---\nx: a---b\n", "b\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := StripClaude(tc.in); got != tc.want {
+				t.Errorf("StripClaude(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzStripClaude checks StripClaude against SplitClaude: without a byte
+// order mark it returns SplitClaude's body; with one, the body of the rest
+// when that has a block, else the whole text.
+func FuzzStripClaude(f *testing.F) {
+	for _, s := range []string{"---\na: 1\n---\nb", "\ufeff---\na---b", "\ufeff\ufeff---\n---\n", "---\n", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := StripClaude(s)
+		if !strings.HasSuffix(s, got) {
+			t.Fatalf("StripClaude(%q) = %q is not a suffix", s, got)
+		}
+		rest := strings.TrimPrefix(s, "\ufeff")
+		want := s
+		if _, body, ok := SplitClaude([]byte(rest)); ok {
+			want = string(body)
+		}
+		if got != want {
+			t.Fatalf("StripClaude(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

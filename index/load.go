@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/memdir/memdir/frontmatter"
 )
 
 // FixHint tells a person how to bring the index back under its caps.
@@ -14,9 +16,10 @@ const FixHint = "run `memdir index --fit`, or shorten hooks and move detail into
 
 // View is what an agent loads of MEMORY.md at session start.
 type View struct {
-	// Text is exactly what Claude Code loads: the trimmed index, cut to the
-	// caps, followed by a blank line and Warning when anything was cut. It
-	// has no final newline.
+	// Text is exactly what Claude Code loads: the index past its
+	// frontmatter, trimmed, cut to the caps, followed by a blank line and
+	// Warning when anything was cut, with line breaks made "\n" and
+	// control and format characters dropped. It has no final newline.
 	Text string
 	// Lines and Bytes measure the trimmed index as Claude Code does: lines
 	// split at "\n", size in UTF-16 code units.
@@ -29,16 +32,27 @@ type View struct {
 	// Truncated reports whether anything was cut.
 	Truncated bool
 	// Warning is Claude Code's one-line warning, "" when nothing was cut.
-	// It never names entries: DroppedNote does, for standard error.
+	// It quotes the first line cut (at most 80 characters) but never lists
+	// entries: DroppedNote does, for standard error.
 	Warning string
 }
 
-// Load cuts the index to caps exactly as Claude Code 2.1's memory loader
-// does: trim the text (JavaScript's String.prototype.trim); if it has more
-// than caps.Lines lines keep the first caps.Lines; if what is kept is still
-// longer than caps.Bytes UTF-16 code units, cut at the last "\n" at or
-// before that index (or at the index itself when there is none); then
-// append "\n\n" and the warning. A zero limit means the default.
+// Load cuts the index to caps exactly as Claude Code 2.1.332's memory
+// loader does (golden files under testdata/claude, from the client's own
+// code and from the client run): drop a byte order mark and frontmatter
+// (frontmatter.StripClaude); trim the text (JavaScript's
+// String.prototype.trim); if it has more than caps.Lines lines keep the
+// first caps.Lines; if what is kept is still longer than caps.Bytes UTF-16
+// code units, cut at the last "\n" at or before that index (or at the
+// index itself when there is none); then append "\n\n" and the warning,
+// which says how many lines were cut from which line on and quotes that
+// line. Last, as Claude does before it sends the text, line breaks become
+// "\n" and control and format characters are dropped (Scrub). A zero
+// limit means the default.
+//
+// Not followed: Claude also drops HTML comment blocks before measuring
+// (memdir's owner of that rule, instructions.StripComments, sits above
+// this package), and it escapes its own reserved tags in the text.
 func Load(data []byte, caps Caps) View {
 	caps = caps.orDefault()
 	m := measureText(string(data), caps)
@@ -49,12 +63,13 @@ func Load(data []byte, caps Caps) View {
 	}
 	v.Loaded, v.Dropped = m.sortEntries(Parse(data).Lines)
 	if !m.truncated {
-		v.Text = m.kept
+		v.Text = TrimJS(Scrub(m.kept))
 		return v
 	}
-	v.Warning = "> WARNING: " + IndexName + " is " + m.reason(caps) +
-		". Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files."
-	v.Text = m.kept + "\n\n" + v.Warning
+	warning := "> WARNING: " + IndexName + " is " + m.reason(caps) + ". Only part of it was loaded: " +
+		m.cutNote() + ". Keep index entries to one line under ~200 chars; move detail into topic files."
+	v.Warning = Scrub(warning)
+	v.Text = TrimJS(Scrub(m.kept + "\n\n" + warning))
 	return v
 }
 
@@ -70,21 +85,23 @@ func (v View) DroppedNote(max int) string {
 
 // measured is an index measured against caps.
 type measured struct {
-	text      string // the trimmed index
-	lead      int    // lines trimmed away before it
+	text      string // the index past its frontmatter, trimmed
+	lead      int    // lines stripped or trimmed away before it
 	lines     int    // lines of text, split at "\n"
 	units     int    // UTF-16 code units of text
 	kept      string // what is loaded, before the warning
+	half      bool   // the size cut split a surrogate pair: its high half was kept, and is dropped
 	truncated bool
 }
 
 func measureText(raw string, caps Caps) measured {
-	text := TrimJS(raw)
+	body := frontmatter.StripClaude(raw)
+	text := TrimJS(body)
 	m := measured{text: text, lines: countSplit(text), units: utf16Len(text)}
 	if text == "" {
 		m.lines = 0
 	}
-	m.lead = strings.Count(raw[:len(raw)-len(strings.TrimLeftFunc(raw, isJSSpace))], "\n")
+	m.lead = strings.Count(raw[:len(raw)-len(strings.TrimLeftFunc(body, isJSSpace))], "\n")
 	overLines, overSize := m.lines > caps.Lines, m.units > caps.Bytes
 	m.kept = text
 	if !overLines && !overSize {
@@ -95,7 +112,7 @@ func measureText(raw string, caps Caps) measured {
 		m.kept = firstLines(text, caps.Lines)
 	}
 	if utf16Len(m.kept) > caps.Bytes {
-		m.kept = cutUnits(m.kept, caps.Bytes)
+		m.kept, m.half = cutUnits(m.kept, caps.Bytes)
 	}
 	return m
 }
@@ -122,7 +139,7 @@ func (m measured) sortEntries(lines []Line) (loaded, dropped []Entry) {
 	if !m.truncated && m.kept != "" {
 		full++
 	}
-	if m.truncated && !strings.HasSuffix(m.kept, "\n") && strings.HasPrefix(m.text[len(m.kept):], "\n") {
+	if m.truncated && !m.half && !strings.HasSuffix(m.kept, "\n") && strings.HasPrefix(m.text[len(m.kept):], "\n") {
 		full++ // cut exactly at a line's end
 	}
 	last := m.lead + full
@@ -130,8 +147,8 @@ func (m measured) sortEntries(lines []Line) (loaded, dropped []Entry) {
 		dropped = make([]Entry, 0, max(len(lines)-last, 0))
 	}
 	for i, l := range lines {
-		if l.Entry == nil {
-			continue
+		if l.Entry == nil || i < m.lead {
+			continue // not an entry, or in the frontmatter Claude skips
 		}
 		if i+1 <= last {
 			loaded = append(loaded, *l.Entry)
@@ -207,11 +224,11 @@ func utf16Len(s string) int {
 // cutUnits cuts s as JavaScript's s.slice(0, c) does with c the last "\n"
 // at or before UTF-16 index limit, or limit when there is none (c > 0 is
 // required, so a text starting with "\n" is cut at limit). A cut inside a
-// surrogate pair leaves the high surrogate, which becomes U+FFFD in UTF-8.
-func cutUnits(s string, limit int) string {
-	units, cut := 0, len(s)
+// surrogate pair keeps its high half, which JavaScript holds as a lone
+// surrogate: the cut text is then s up to the pair, and half is true.
+func cutUnits(s string, limit int) (cut string, half bool) {
+	units, at := 0, len(s)
 	lastNL := -1
-	split := false
 	for i, r := range s {
 		if units > limit {
 			break
@@ -223,18 +240,15 @@ func cutUnits(s string, limit int) string {
 		if r >= 0x10000 {
 			w = 2
 		}
-		if units+w > limit && cut == len(s) {
-			cut, split = i, units < limit
+		if units+w > limit && at == len(s) {
+			at, half = i, units < limit
 		}
 		units += w
 	}
 	if lastNL > 0 {
-		return s[:lastNL]
+		return s[:lastNL], false
 	}
-	if split {
-		return s[:cut] + string(utf8.RuneError)
-	}
-	return s[:cut]
+	return s[:at], half
 }
 
 // FormatSize formats a size as Claude Code does: "N bytes" under 1,024,

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/memdir/memdir/frontmatter"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -42,7 +43,11 @@ func indexOf(metas []Meta) []byte {
 	return []byte(b.String())
 }
 
-const claudeTail = ". Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files."
+// claudeTail is the end of Claude Code's warning after what it says was cut.
+const claudeTail = ". Keep index entries to one line under ~200 chars; move detail into topic files."
+
+// cut is the middle of the warning: ". Only part of it was loaded: " and note.
+func cut(note string) string { return ". Only part of it was loaded: " + note }
 
 func TestLoadLineCap(t *testing.T) {
 	metas := testMetas(300, 20)
@@ -51,7 +56,8 @@ func TestLoadLineCap(t *testing.T) {
 	if !v.Truncated || v.LoadedLines != 200 || v.Lines != 300 {
 		t.Fatalf("Truncated %v, %d/%d lines; want true, 200/300", v.Truncated, v.LoadedLines, v.Lines)
 	}
-	want := strings.Join(strings.Split(string(data), "\n")[:200], "\n") + "\n\n> WARNING: MEMORY.md is 300 lines (limit: 200)" + claudeTail
+	want := strings.Join(strings.Split(string(data), "\n")[:200], "\n") + "\n\n> WARNING: MEMORY.md is 300 lines (limit: 200)" +
+		cut(`100 of 300 lines were cut off, starting at line 201 ("- [Topic 200](user_topic_200.md) — hook number 200 word")`) + claudeTail
 	if v.Text != want {
 		t.Errorf("Text ends %q, want %q", v.Text[len(v.Text)-200:], want[len(want)-200:])
 	}
@@ -61,7 +67,9 @@ func TestLoadLineCap(t *testing.T) {
 	if diff := cmp.Diff(metas[200].Entry, v.Dropped[0]); diff != "" {
 		t.Errorf("first dropped mismatch (-want +got):\n%s", diff)
 	}
-	if strings.Contains(v.Text, "Topic 200") {
+	// The warning quotes the first line cut; nothing before it names a
+	// dropped entry.
+	if strings.Contains(strings.TrimSuffix(v.Text, v.Warning), "Topic 200") {
 		t.Errorf("the loaded text names a dropped entry")
 	}
 	note := v.DroppedNote(10)
@@ -84,18 +92,25 @@ func TestLoadCases(t *testing.T) {
 		{"zero caps mean default", "a\n", Caps{}, "a", nil},
 		{"exact size cap", "abcd\n", Caps{Lines: 5, Bytes: 4}, "abcd", nil},
 		{"size cut at a newline", "- [A](a.md)\n- [B](b.md)\n", Caps{Lines: 5, Bytes: 15},
-			"- [A](a.md)\n\n> WARNING: MEMORY.md is 23 bytes (limit: 15 bytes) — index entries are too long" + claudeTail, []Entry{{"B", "b.md", ""}}},
+			"- [A](a.md)\n\n> WARNING: MEMORY.md is 23 bytes (limit: 15 bytes) — index entries are too long" + cut(`1 of 2 lines were cut off, starting at line 2 ("- [B](b.md)")`) + claudeTail, []Entry{{"B", "b.md", ""}}},
 		{"size cut with no newline", "- [A](a.md)\n", Caps{Lines: 5, Bytes: 5},
-			"- [A]\n\n> WARNING: MEMORY.md is 11 bytes (limit: 5 bytes) — index entries are too long" + claudeTail, []Entry{{"A", "a.md", ""}}},
+			"- [A]\n\n> WARNING: MEMORY.md is 11 bytes (limit: 5 bytes) — index entries are too long" + cut("everything after the first 5 characters of line 1 was cut off") + claudeTail, []Entry{{"A", "a.md", ""}}},
 		{"only notes cut", "- [A](a.md)\nnote\n", Caps{Lines: 1, Bytes: 100},
-			"- [A](a.md)\n\n> WARNING: MEMORY.md is 2 lines (limit: 1)" + claudeTail, nil},
+			"- [A](a.md)\n\n> WARNING: MEMORY.md is 2 lines (limit: 1)" + cut(`1 of 2 lines were cut off, starting at line 2 ("note")`) + claudeTail, nil},
 		{"both caps", "a\nb\n" + long, Caps{Lines: 2, Bytes: 25000},
-			"a\nb\n\n> WARNING: MEMORY.md is 3 lines and 29.3KB" + claudeTail, nil},
+			"a\nb\n\n> WARNING: MEMORY.md is 3 lines and 29.3KB" + cut(`1 of 3 lines were cut off, starting at line 3 ("`+strings.Repeat("x", 79)+`…")`) + claudeTail, nil},
 		{"utf-16 units, not bytes", "ééé\nééé\n", Caps{Lines: 5, Bytes: 7}, "ééé\nééé", nil},
 		{"surrogate pair counts two", "😀😀\n", Caps{Lines: 5, Bytes: 3},
-			"😀\ufffd\n\n> WARNING: MEMORY.md is 4 bytes (limit: 3 bytes) — index entries are too long" + claudeTail, nil},
+			"😀\n\n> WARNING: MEMORY.md is 4 bytes (limit: 3 bytes) — index entries are too long" + cut("everything after the first 3 characters of line 1 was cut off") + claudeTail, nil},
 		{"leading blank lines shift numbers", "\n\n- [A](a.md)\n- [B](b.md)\n", Caps{Lines: 1, Bytes: 100},
-			"- [A](a.md)\n\n> WARNING: MEMORY.md is 2 lines (limit: 1)" + claudeTail, []Entry{{"B", "b.md", ""}}},
+			"- [A](a.md)\n\n> WARNING: MEMORY.md is 2 lines (limit: 1)" + cut(`1 of 2 lines were cut off, starting at line 2 ("- [B](b.md)")`) + claudeTail, []Entry{{"B", "b.md", ""}}},
+		{"frontmatter is not measured", "---\nx: - [F](f.md)\n---\n- [A](a.md)\n- [B](b.md)\n", Caps{Lines: 1, Bytes: 100},
+			"- [A](a.md)\n\n> WARNING: MEMORY.md is 2 lines (limit: 1)" + cut(`1 of 2 lines were cut off, starting at line 2 ("- [B](b.md)")`) + claudeTail, []Entry{{"B", "b.md", ""}}},
+		{"blank first cut line is not quoted", "a\n \nb\n", Caps{Lines: 1, Bytes: 100},
+			"a\n\n> WARNING: MEMORY.md is 3 lines (limit: 1)" + cut("2 of 3 lines were cut off, starting at line 2") + claudeTail, nil},
+		{"crlf becomes lf", "a\r\nb\r\nc\r\n", Caps{Lines: 2, Bytes: 100},
+			"a\nb\n\n> WARNING: MEMORY.md is 3 lines (limit: 2)" + cut(`1 of 3 lines were cut off, starting at line 3 ("c")`) + claudeTail, nil},
+		{"control characters dropped", "a\x01b\u200bc\u200dd\n", DefaultCaps, "abc\u200dd", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,7 +140,7 @@ func TestFormatSize(t *testing.T) {
 // oracleLoad is Claude Code's iUt written over UTF-16 code units, as the
 // JavaScript runs, independent of Load's byte walking.
 func oracleLoad(data string, caps Caps) string {
-	u := utf16.Encode([]rune(data))
+	u := utf16.Encode([]rune(frontmatter.StripClaude(data)))
 	isSpace := func(c uint16) bool { return isJSSpace(rune(c)) }
 	for len(u) > 0 && isSpace(u[0]) {
 		u = u[1:]
@@ -142,7 +157,7 @@ func oracleLoad(data string, caps Caps) string {
 	size := len(u)
 	overL, overS := lines > caps.Lines, size > caps.Bytes
 	if !overL && !overS {
-		return string(utf16.Decode(u))
+		return TrimJS(Scrub(string(utf16.Decode(u))))
 	}
 	a := u
 	if overL {
@@ -180,13 +195,78 @@ func oracleLoad(data string, caps Caps) string {
 	default:
 		reason = strconv.Itoa(lines) + " lines and " + FormatSize(size)
 	}
-	return string(utf16.Decode(a)) + "\n\n> WARNING: MEMORY.md is " + reason + claudeTail
+	var note string
+	if len(a) < len(u) && u[len(a)] == '\n' {
+		kept := 1
+		for _, c := range a {
+			if c == '\n' {
+				kept++
+			}
+		}
+		next := u[len(a)+1:]
+		for i, c := range next {
+			if c == '\n' {
+				next = next[:i]
+				break
+			}
+		}
+		note = strconv.Itoa(lines-kept) + " of " + strconv.Itoa(lines) + " lines were cut off, starting at line " + strconv.Itoa(kept+1)
+		if l := trimUnits(next); len(l) > 0 {
+			note += ` ("` + string(utf16.Decode(oracleExcerpt(l, 80))) + `")`
+		}
+	} else {
+		note = "everything after the first " + strconv.Itoa(len(a)) + " characters of line 1 was cut off"
+	}
+	if n := len(a); n > 0 && utf16.IsSurrogate(rune(a[n-1])) && a[n-1] < 0xdc00 {
+		a = a[:n-1] // a lone high surrogate: the client drops it
+	}
+	return TrimJS(Scrub(string(utf16.Decode(a)) + "\n\n> WARNING: MEMORY.md is " + reason + cut(note) + claudeTail))
+}
+
+func trimUnits(u []uint16) []uint16 {
+	for len(u) > 0 && isJSSpace(rune(u[0])) {
+		u = u[1:]
+	}
+	for len(u) > 0 && isJSSpace(rune(u[len(u)-1])) {
+		u = u[:len(u)-1]
+	}
+	return u
+}
+
+// oracleExcerpt is Claude Code's PW over UTF-16 code units.
+func oracleExcerpt(u []uint16, n int) []uint16 {
+	if len(u) <= n {
+		return u
+	}
+	e := u[:n-1]
+	if c := e[len(e)-1]; c >= 0xd800 && c < 0xdc00 {
+		e = e[:len(e)-1]
+	}
+	var word []uint16
+	for r := len(e) - 1; r >= 0; r-- {
+		if isJSSpace(rune(e[r])) {
+			word = e[:r]
+			for len(word) > 0 && isJSSpace(rune(word[len(word)-1])) {
+				word = word[:len(word)-1]
+			}
+			break
+		}
+	}
+	if len(word) <= n/2 {
+		word = e
+		for len(word) > 0 && isJSSpace(rune(word[len(word)-1])) {
+			word = word[:len(word)-1]
+		}
+	}
+	return append(append([]uint16{}, word...), '…')
 }
 
 func FuzzLoad(f *testing.F) {
 	f.Add("- [A](a.md)\n- [B](b.md)\n", 1, 15)
 	f.Add("\u3000é😀\n\n x\ny\n", 2, 3)
 	f.Add("\ufeffa\r\nb", 1, 100)
+	f.Add("---\nk: v\n---\n\u00ad- [A](a.md) x\n \n"+strings.Repeat("word ", 30)+"\n", 1, 300)
+	f.Add("a\n"+strings.Repeat("😀 ", 50), 1, 300)
 	f.Fuzz(func(t *testing.T, data string, lines, size int) {
 		if !utf8.ValidString(data) || lines < 1 || size < 1 || lines > 50 || size > 300 {
 			return
