@@ -96,6 +96,7 @@ Examples:
 		newStatsCmd(a),
 		newTrustCmd(a),
 		newMCPCmd(a),
+		newUICmd(a),
 	)
 	a.addAgentFlags(root)
 	return root
