@@ -275,6 +275,7 @@ func (t *Topic) Marshal() ([]byte, error) {
 	t.setType()
 	t.setTime("created", t.Created)
 	t.setTime("modified", t.Modified)
+	t.setClaudeModified()
 	if t.Private {
 		t.set("private", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
 	} else {
@@ -374,6 +375,33 @@ func (t *Topic) setTime(key string, v time.Time) {
 		}
 	}
 	t.set(key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: val})
+}
+
+// claudeStamp is the layout of the stamp Claude Code (2.1.214 on) writes
+// as metadata.modified: JavaScript's toISOString, UTC with milliseconds.
+const claudeStamp = "2006-01-02T15:04:05.000Z"
+
+// setClaudeModified updates the modified stamp Claude Code keeps in the
+// metadata block, when the file has one, to t.Modified in Claude's layout:
+// Claude reads metadata.modified before a top-level modified, so a rewrite
+// that left it would leave Claude an older date than memdir's. The stamp
+// stays where Claude put it, with its comments; memdir adds none.
+func (t *Topic) setClaudeModified() {
+	m := t.lookup(metadataKey)
+	if t.Modified.IsZero() || m == nil || m.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		old := m.Content[i+1]
+		if m.Content[i].Value != "modified" || old.Kind != yaml.ScalarNode {
+			continue
+		}
+		if prev, err := parseTime(old.Value); err == nil && prev.Equal(t.Modified) {
+			continue
+		}
+		m.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: t.Modified.UTC().Format(claudeStamp),
+			Style: old.Style &^ (yaml.LiteralStyle | yaml.FoldedStyle), LineComment: old.LineComment}
+	}
 }
 
 func (t *Topic) setTags() {

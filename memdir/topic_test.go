@@ -218,3 +218,46 @@ func TestMarshalHidesTripleDashes(t *testing.T) {
 		t.Errorf("round trip (-want +got):\n%s\n%s", diff, out)
 	}
 }
+
+// TestClaudeModifiedStamp checks a rewrite of a file Claude Code 2.1.332
+// stamped (its WLs layout: metadata with node_type, type, originSessionId
+// and modified in toISOString form) moves metadata.modified to the new
+// time in Claude's form, keeps every other metadata key and its comment,
+// and leaves a metadata block without a stamp as it was.
+func TestClaudeModifiedStamp(t *testing.T) {
+	when := time.Date(2026, 11, 25, 10, 26, 32, 123456789, time.UTC)
+	tests := []struct {
+		name, in, want string
+	}{
+		{"claude stamp updated",
+			"---\nname: testing-policy\ndescription: Real database\nmetadata:\n  node_type: memory\n  type: feedback\n  originSessionId: 3f2a\n  modified: 2026-11-20T08:00:00.000Z # by Claude\n---\n\nBody.\n",
+			"  modified: 2026-11-25T10:26:32.123Z # by Claude\n"},
+		{"same instant untouched",
+			"---\nname: a\ndescription: b\nmetadata:\n  type: user\n  modified: 2026-11-25T10:26:32.123456789Z\n---\n",
+			"  modified: 2026-11-25T10:26:32.123456789Z\n"},
+		{"no claude stamp, none added",
+			"---\nname: a\ndescription: b\nmetadata:\n  type: user\n---\n",
+			"metadata:\n  type: user\nmodified: 2026-11-25T10:26:32Z\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tp, err := ParseTopic("x.md", []byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tp.Modified = when
+			out, err := tp.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(out), tc.want) {
+				t.Errorf("Marshal:\n%s\nwant it to hold %q", out, tc.want)
+			}
+			for _, keep := range []string{"node_type: memory", "originSessionId: 3f2a"} {
+				if strings.Contains(tc.in, keep) && !strings.Contains(string(out), keep) {
+					t.Errorf("Marshal lost %q:\n%s", keep, out)
+				}
+			}
+		})
+	}
+}
