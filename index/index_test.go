@@ -3,6 +3,7 @@ package index
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/memdir/memdir/typesx"
@@ -222,5 +223,41 @@ func TestUpsertManyKeepsGroups(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(ix.Bytes()), "# Memory\n\n- [user_a.md]") {
 		t.Errorf("heading not kept first:\n%s", ix.Bytes())
+	}
+}
+
+// TestUpsertKeepsLineShort checks that a line Upsert writes is at most
+// MaxLineLen characters, so Check never warns about memdir's own lines,
+// that KeepTitle gives the same entry (a caller comparing the two sees no
+// change), and that a short hook is written whole.
+func TestUpsertKeepsLineShort(t *testing.T) {
+	long := strings.Repeat("mocks hid a broken migration, ", 8)
+	tests := []struct{ name, hook string }{
+		{"short", "Integration tests hit a real database"},
+		{"long", long},
+		{"one long word", strings.Repeat("x", 200)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ix := Parse(nil)
+			e := Entry{Title: "Testing policy", File: "feedback_testing_policy.md", Hook: tc.hook}
+			ix.Upsert(e)
+			line := strings.TrimSpace(string(ix.Bytes()))
+			if n := utf8.RuneCountInString(line); n > MaxLineLen {
+				t.Errorf("line is %d characters: %q", n, line)
+			}
+			if len(FormatEntry(e)) <= MaxLineLen && line != FormatEntry(e) {
+				t.Errorf("short line changed: %q", line)
+			}
+			got, _ := ix.Lookup(e.File)
+			if kept := ix.KeepTitle(e); kept != got {
+				t.Errorf("KeepTitle = %+v, line holds %+v", kept, got)
+			}
+			for _, p := range Check(ix.Bytes(), Disk{Topics: []string{e.File}}, DefaultCaps) {
+				if p.Kind == KindLongLine {
+					t.Errorf("Check: %s", p.Message)
+				}
+			}
+		})
 	}
 }

@@ -7,7 +7,10 @@ import (
 )
 
 // Upsert adds or replaces the entry for e.File and reports whether it was
-// added. An existing line is replaced in place (re-rendered only if the
+// added. A hook that would make the line longer than MaxLineLen characters
+// (Claude Code asks for index lines "under ~150 characters", and Check
+// warns past it) is cut at a word and ends in "…", as Fit cuts it; the
+// topic keeps its whole description. An existing line is replaced in place (re-rendered only if the
 // entry changed); any further lines for the same file are removed. A new
 // line goes, in order of preference: after the last entry of its type;
 // under a heading that names its type ("## Feedback", "# User memories");
@@ -15,7 +18,7 @@ import (
 // the first entry of the closest later type; at the end, before trailing
 // blank lines. The title and hook are cleaned as FormatEntry does.
 func (ix *Index) Upsert(e Entry) (added bool) {
-	e = clean(e)
+	e = shortenEntry(clean(e))
 	found := false
 	out := ix.Lines[:0]
 	for _, l := range ix.Lines {
@@ -40,16 +43,17 @@ func (ix *Index) Upsert(e Entry) (added bool) {
 	return !found
 }
 
-// KeepTitle returns e with the title of the line ix already has for
-// e.File, if it has one. The title of an existing line is the person's
-// (Claude Code names a topic with a kebab-case slug and titles its index
-// line in prose), so only a new line takes the topic's name, and a line
-// whose hook did not change keeps its bytes.
+// KeepTitle returns e as ix would write it: with the title of the line ix
+// already has for e.File, if it has one, and its hook cut as Upsert cuts
+// it. The title of an existing line is the person's (Claude Code names a
+// topic with a kebab-case slug and titles its index line in prose), so only
+// a new line takes the topic's name, and a line whose hook did not change
+// keeps its bytes.
 func (ix *Index) KeepTitle(e Entry) Entry {
 	if old, ok := ix.Lookup(e.File); ok && old.Title != "" {
 		e.Title = old.Title
 	}
-	return e
+	return shortenEntry(clean(e))
 }
 
 // placement is where new entry lines go: before Lines[pos], with a blank
