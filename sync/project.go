@@ -1,0 +1,323 @@
+package memsync
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/secrets"
+)
+
+// ProjectResult is what one sync did to one project's memory.
+type ProjectResult struct {
+	Identity string `json:"identity"`
+	Dir      string `json:"dir"`
+	// Pulled are the files the sync wrote or removed in the memory
+	// directory; Pushed those it changed in the remote.
+	Pulled []string `json:"pulled,omitempty"`
+	Pushed []string `json:"pushed,omitempty"`
+	// Conflicts are the copies kept of topics both sides changed.
+	Conflicts []string  `json:"conflicts,omitempty"`
+	Skipped   []Skipped `json:"skipped,omitempty"`
+}
+
+// Skipped is a file sync kept on this machine, and why.
+type Skipped struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+}
+
+// side is one version of a file: its blob id ("" when absent) and,
+// once read, its content.
+type side struct {
+	oid  string
+	data []byte
+}
+
+// projectSync merges one project's folder of the remote with its memory
+// directory.
+type projectSync struct {
+	dir, folder  string
+	base, remote map[string]string // path -> blob id, whole trees
+	cat          *catFile
+	merger       *merger
+	res          ProjectResult
+	local        map[string][]byte // synced files on disk
+	excluded     map[string]bool   // local files that never leave the machine
+	writes       map[string][]byte // to the memory dir; nil removes
+	push         map[string][]byte // to the remote, by path; nil removes
+}
+
+// readLocal reads the synced files of the memory directory.
+func (p *projectSync) readLocal() error {
+	p.local = map[string][]byte{}
+	ents, err := os.ReadDir(p.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p.dir, err)
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !Synced(e.Name()) {
+			continue
+		}
+		data, err := atomicfile.ReadInside(p.dir, e.Name())
+		if err != nil {
+			return fmt.Errorf("read %s: %w", e.Name(), err)
+		}
+		p.local[e.Name()] = data
+	}
+	return nil
+}
+
+// keepLocal reports why a local file that is not private must not be
+// pushed: a credential, or a topic memdir cannot read (it could hide a
+// private flag); "" when it may go.
+func keepLocal(name string, data []byte) string {
+	if !isIndex(name) {
+		if _, err := memdir.ParseTopic(name, data); err != nil {
+			return "does not parse as a topic file: fix it, then sync again"
+		}
+	}
+	if f := secrets.Scan(string(data)); len(f) > 0 {
+		return fmt.Sprintf("holds what looks like a %s (line %d): remove it, then sync again", f[0].Kind, f[0].Line)
+	}
+	return ""
+}
+
+// isPrivate reports whether a topic file is marked private.
+func isPrivate(name string, data []byte) bool {
+	if isIndex(name) {
+		return false
+	}
+	t, err := memdir.ParseTopic(name, data)
+	return err == nil && t.Private
+}
+
+// names lists every file name of the project in the three versions.
+func (p *projectSync) names() []string {
+	set := map[string]bool{}
+	for n := range p.local {
+		set[n] = true
+	}
+	prefix := p.folder + "/"
+	for _, tree := range []map[string]string{p.base, p.remote} {
+		for path := range tree {
+			if n, ok := strings.CutPrefix(path, prefix); ok && Synced(n) {
+				set[n] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// mergeAll decides every file, reading contents only where they differ.
+func (p *projectSync) mergeAll() error {
+	p.excluded = map[string]bool{}
+	p.writes = map[string][]byte{}
+	p.push = map[string][]byte{}
+	names := p.names()
+	// Local files that differ from the remote's are checked before any
+	// decision, so an index can leave out the entries of those kept here.
+	for _, n := range names {
+		data, ok := p.local[n]
+		if !ok || blobID(data) == p.remote[p.folder+"/"+n] {
+			continue
+		}
+		if isPrivate(n, data) {
+			p.excluded[n] = true
+		} else if why := keepLocal(n, data); why != "" {
+			p.excluded[n] = true
+			p.res.Skipped = append(p.res.Skipped, Skipped{File: n, Reason: why})
+		}
+	}
+	for _, n := range names {
+		if err := p.mergeFile(n); err != nil {
+			return fmt.Errorf("%s: %w", n, err)
+		}
+	}
+	return nil
+}
+
+// localSide is what this machine offers the remote for a file: nothing
+// for a file kept here, an index without the entries of files kept here.
+func (p *projectSync) localSide(n string) side {
+	data, ok := p.local[n]
+	if !ok || p.excluded[n] {
+		return side{}
+	}
+	if isIndex(n) && len(p.excluded) > 0 {
+		ix := index.Parse(data)
+		for f := range p.excluded {
+			ix.Remove(f)
+		}
+		data = ix.Bytes()
+	}
+	return side{oid: blobID(data), data: data}
+}
+
+func (p *projectSync) gitSide(tree map[string]string, n string) (side, error) {
+	oid := tree[p.folder+"/"+n]
+	if oid == "" {
+		return side{}, nil
+	}
+	data, err := p.cat.blob(oid)
+	return side{oid: oid, data: data}, err
+}
+
+// mergeFile decides one file: what the memory directory and the remote
+// get.
+func (p *projectSync) mergeFile(n string) error {
+	l := p.localSide(n)
+	b := side{oid: p.base[p.folder+"/"+n]}
+	r := side{oid: p.remote[p.folder+"/"+n]}
+	var err error
+	switch {
+	case l.oid == r.oid:
+		return nil
+	case l.oid == b.oid: // changed there only
+		if r, err = p.gitSide(p.remote, n); err != nil {
+			return err
+		}
+		p.toLocal(n, r.data, r.oid != "")
+		return nil
+	case r.oid == b.oid: // changed here only
+		p.toRemote(n, l.data, l.oid != "")
+		return nil
+	case l.oid == "": // removed here, changed there: the change stays
+		if r, err = p.gitSide(p.remote, n); err != nil {
+			return err
+		}
+		p.toLocal(n, r.data, true)
+		return nil
+	case r.oid == "": // removed there, changed here
+		p.toRemote(n, l.data, true)
+		return nil
+	}
+	if b, err = p.gitSide(p.base, n); err != nil {
+		return err
+	}
+	if r, err = p.gitSide(p.remote, n); err != nil {
+		return err
+	}
+	return p.mergeBoth(n, l, b, r)
+}
+
+// mergeBoth merges a file both sides changed.
+func (p *projectSync) mergeBoth(n string, l, b, r side) error {
+	if isIndex(n) {
+		merged := mergeIndex(b.data, l.data, r.data)
+		p.toRemote(n, merged, true)
+		p.toLocal(n, merged, true)
+		return nil
+	}
+	merged, clean, err := p.merger.mergeText(b.data, l.data, r.data)
+	if err != nil {
+		return err
+	}
+	if clean {
+		p.toRemote(n, merged, true)
+		p.toLocal(n, merged, true)
+		return nil
+	}
+	// A real conflict: this machine's version stays in the file, the
+	// remote's is kept beside it, and both go to the remote.
+	c := conflictName(n, r.oid)
+	p.toRemote(n, l.data, true)
+	p.toRemote(c, r.data, true)
+	p.toLocal(c, r.data, true)
+	p.res.Conflicts = append(p.res.Conflicts, c)
+	return nil
+}
+
+// toLocal records the new content of a local file (or its removal).
+// Files kept here are never touched; an index keeps their entries.
+func (p *projectSync) toLocal(n string, data []byte, present bool) {
+	if p.excluded[n] {
+		return
+	}
+	if !present {
+		if _, ok := p.local[n]; ok {
+			p.writes[n] = nil
+		}
+		return
+	}
+	if isIndex(n) && len(p.excluded) > 0 {
+		data = keepEntries(data, p.local[n], p.excluded)
+	}
+	if old, ok := p.local[n]; ok && string(old) == string(data) {
+		return
+	}
+	p.writes[n] = data
+}
+
+// keepEntries adds back to a merged index the entries the local index
+// had for files kept on this machine.
+func keepEntries(merged, local []byte, kept map[string]bool) []byte {
+	ix := index.Parse(merged)
+	for _, e := range index.Parse(local).Entries() {
+		if kept[e.File] {
+			ix.Upsert(e)
+		}
+	}
+	return ix.Bytes()
+}
+
+// toRemote records the new content of a remote file (or its removal).
+func (p *projectSync) toRemote(n string, data []byte, present bool) {
+	if !present {
+		data = nil
+	} else if data == nil {
+		data = []byte{}
+	}
+	p.push[p.folder+"/"+n] = data
+}
+
+// write applies the decided changes to the memory directory: every
+// content was computed before the first write.
+func (p *projectSync) write() error {
+	names := make([]string, 0, len(p.writes))
+	for n := range p.writes {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if len(names) > 0 {
+		if err := os.MkdirAll(p.dir, 0o755); err != nil {
+			return err
+		}
+	}
+	for _, n := range names {
+		data := p.writes[n]
+		var err error
+		if data == nil {
+			err = os.Remove(filepath.Join(p.dir, n))
+			if errors.Is(err, fs.ErrNotExist) {
+				err = nil
+			}
+		} else {
+			err = atomicfile.WriteInside(p.dir, n, data, atomicfile.Options{Perm: 0o644})
+		}
+		if err != nil {
+			return fmt.Errorf("sync %s: %w", n, err)
+		}
+		p.res.Pulled = append(p.res.Pulled, n)
+	}
+	for path := range p.push {
+		p.res.Pushed = append(p.res.Pushed, strings.TrimPrefix(path, p.folder+"/"))
+	}
+	slices.Sort(p.res.Pushed)
+	return nil
+}
