@@ -10,7 +10,7 @@ import (
 )
 
 // TestAgentMemoryMatchesClaude renders each case recorded from the real
-// Claude Code (scripts/claude-agent-golden) and compares byte for byte.
+// Claude Code (scripts/e2e/agent-memory-golden) and compares byte for byte.
 func TestAgentMemoryMatchesClaude(t *testing.T) {
 	golden := filepath.Join("..", "testdata", "claude", "agent-memory")
 	index := []byte("- [Author](user_author.md) — The author writes Go services.\n- [Small PRs](feedback_small_prs.md) — Ask for changes under 400 lines.\n")

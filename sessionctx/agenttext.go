@@ -2,7 +2,7 @@ package sessionctx
 
 // The text of Claude Code's agent memory prompt, as 2.1.332 gives it to a
 // subagent (its fo and Oa functions), recorded from the real client by
-// scripts/claude-agent-golden into testdata/claude/agent-memory/. Feature
+// scripts/e2e/agent-memory-golden into testdata/claude/agent-memory/. Feature
 // flags off, as they are for a client that reaches no flag service.
 
 // agentIntro follows the first paragraph when the memory is writable.

@@ -6,7 +6,15 @@
 // name ends in "memory_search" gets a call of it with the query given by
 // -query; every other request gets a short text answer.
 //
+// With -subagent TYPE, the first Anthropic request that offers the Agent
+// (or Task) tool starts that subagent instead, and the system prompt of
+// the first request carrying a "# Persistent Agent Memory" section is
+// written, from that heading on, to -agent-memory-out
+// (scripts/e2e/agent-memory-golden records Claude Code's agent memory
+// with it).
+//
 //	fakemodel -log requests.jsonl -addr-file addr.txt -query "deploy"
+//	fakemodel -log r.jsonl -addr-file addr.txt -subagent reviewer -agent-memory-out golden.txt
 package main
 
 import (
@@ -27,6 +35,8 @@ func main() {
 	logPath := flag.String("log", "requests.jsonl", "file that gets one JSON line per request")
 	addrFile := flag.String("addr-file", "", "file that gets the address the server listens on")
 	query := flag.String("query", "deploy", "the query of the scripted memory_search call")
+	subagent := flag.String("subagent", "", "start this subagent type through Claude Code's Agent tool")
+	agentOut := flag.String("agent-memory-out", "", "with -subagent: file that gets the subagent's agent memory section")
 	flag.Parse()
 	f, err := os.OpenFile(*logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -44,7 +54,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	s := &server{log: f, query: *query}
+	s := &server{log: f, query: *query, subagent: *subagent, agentOut: *agentOut}
 	log.Fatal(http.Serve(ln, s))
 }
 
@@ -52,6 +62,10 @@ type server struct {
 	mu    sync.Mutex
 	log   *os.File
 	query string
+	// subagent and agentOut: see -subagent; started and recorded say
+	// what was done once.
+	subagent, agentOut string
+	started, recorded  bool
 }
 
 // record appends one request to the log.
@@ -126,7 +140,8 @@ const marker = "search memory"
 // anthropic answers POST /v1/messages, streamed or not.
 func (s *server) anthropic(w http.ResponseWriter, body []byte) {
 	var req struct {
-		Stream   bool `json:"stream"`
+		Stream   bool            `json:"stream"`
+		System   json.RawMessage `json:"system"`
 		Messages []struct {
 			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
@@ -142,6 +157,14 @@ func (s *server) anthropic(w http.ResponseWriter, body []byte) {
 	}
 	all := string(body)
 	content, call := []any{map[string]any{"type": "text", "text": answer}}, false
+	if s.subagent != "" {
+		if tool := s.agentMemory(systemText(req.System), names); tool != "" {
+			content, call = []any{map[string]any{"type": "tool_use", "id": "toolu_e2e_agent", "name": tool,
+				"input": map[string]any{"subagent_type": s.subagent, "description": "Review the change", "prompt": "Review the change."}}}, true
+		}
+		s.reply(w, req.Stream, content, call)
+		return
+	}
 	if lastUserHas(req.Messages) && !strings.Contains(all, "toolu_e2e_mem") {
 		// Claude Code defers MCP tools: it names them in a message, and
 		// ToolSearch loads one before it can be called.
@@ -161,6 +184,12 @@ func (s *server) anthropic(w http.ResponseWriter, body []byte) {
 		content, call = []any{map[string]any{"type": "tool_use", "id": "toolu_e2e_write", "name": "Write",
 			"input": map[string]any{"file_path": dir + "reference_e2e_dashboard.md", "content": claudeMemory}}}, true
 	}
+	s.reply(w, req.Stream, content, call)
+
+}
+
+// reply writes an Anthropic answer of one content block, streamed or not.
+func (s *server) reply(w http.ResponseWriter, stream bool, content []any, call bool) {
 	stop := "end_turn"
 	if call {
 		stop = "tool_use"
@@ -168,7 +197,7 @@ func (s *server) anthropic(w http.ResponseWriter, body []byte) {
 	usage := map[string]any{"input_tokens": 10, "output_tokens": 5}
 	msg := map[string]any{"id": "msg_e2e", "type": "message", "role": "assistant", "model": "claude-e2e",
 		"content": content, "stop_reason": stop, "stop_sequence": nil, "usage": usage}
-	if !req.Stream {
+	if !stream {
 		writeJSON(w, msg)
 		return
 	}
@@ -196,6 +225,54 @@ func (s *server) anthropic(w http.ResponseWriter, body []byte) {
 	sse(w, "message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
+}
+
+// agentHeading starts the agent memory section of a subagent's prompt.
+const agentHeading = "# Persistent Agent Memory"
+
+// agentMemory records a subagent's agent memory section, once, and
+// returns the tool that starts the subagent when this request should
+// (the first that offers it), else "".
+func (s *server) agentMemory(system string, tools []string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i := strings.Index(system, agentHeading); i >= 0 {
+		if !s.recorded && s.agentOut != "" {
+			if err := os.WriteFile(s.agentOut, []byte(system[i:]), 0o644); err != nil {
+				log.Print(err)
+			}
+			s.recorded = true
+		}
+		return ""
+	}
+	if s.started {
+		return ""
+	}
+	for _, t := range tools {
+		if t == "Agent" || t == "Task" {
+			s.started = true
+			return t
+		}
+	}
+	return ""
+}
+
+// systemText joins the text blocks of a system prompt (a string or a list
+// of blocks).
+func systemText(raw json.RawMessage) string {
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		return str
+	}
+	var blocks []struct {
+		Text string `json:"text"`
+	}
+	json.Unmarshal(raw, &blocks)
+	var parts []string
+	for _, b := range blocks {
+		parts = append(parts, b.Text)
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // saveMarker is what a prompt says to get a memory written with Claude
