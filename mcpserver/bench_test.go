@@ -12,9 +12,9 @@ import (
 	"github.com/memdir/memdir/memdir"
 )
 
-// benchSession serves a live-mode directory of n topics (and its index)
-// to an in-process client.
-func benchSession(b *testing.B, n int) *mcp.ClientSession {
+// benchServer is a server over a live-mode directory of n topics (and
+// its index).
+func benchServer(b *testing.B, n int) *Server {
 	b.Helper()
 	dir := b.TempDir()
 	for i := range n {
@@ -31,6 +31,15 @@ func benchSession(b *testing.B, n int) *mcp.ClientSession {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(s.closeIndexes)
+	return s
+}
+
+// benchSession serves a live-mode directory of n topics (and its index)
+// to an in-process client.
+func benchSession(b *testing.B, n int) *mcp.ClientSession {
+	b.Helper()
+	s := benchServer(b, n)
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := s.mcp.Connect(ctx, st, nil); err != nil {
@@ -68,6 +77,25 @@ func BenchmarkSearch(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		benchCall(b, cs, "memory_search", map[string]any{"query": fmt.Sprintf("word%d", i%10000)})
+	}
+}
+
+// BenchmarkSearchServerTime is the server's own time for a warm
+// memory_search of 10,000 topics (no change since the last search): the
+// tool handler alone, without the protocol's encoding and transport.
+func BenchmarkSearchServerTime(b *testing.B) {
+	s := benchServer(b, 10000)
+	ctx := context.Background()
+	req := &mcp.CallToolRequest{}
+	if _, _, err := s.search(ctx, req, searchInput{Query: "word1"}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		_, out, err := s.search(ctx, req, searchInput{Query: fmt.Sprintf("word%d", i%10000)})
+		if err != nil || len(out.Results) == 0 {
+			b.Fatalf("search word%d: %v, %d results", i%10000, err, len(out.Results))
+		}
 	}
 }
 

@@ -116,3 +116,25 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLiveSearch is a warm search of a Live index of 10,000 topics,
+// as the MCP server makes it after no change: no scan, no write.
+func BenchmarkLiveSearch(b *testing.B) {
+	d := benchDir(b, 10000)
+	l := OpenLive(d)
+	defer l.Close()
+	q := Query{Text: "deploy staging"}
+	if _, err := l.Search(context.Background(), q); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := l.Search(context.Background(), q); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if l.scans != 1 {
+		b.Fatalf("%d scans, want 1", l.scans)
+	}
+}

@@ -2,7 +2,10 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -77,8 +80,83 @@ func TestLive(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(d.Path, ".memdir")); err != nil {
 		t.Fatal(err)
 	}
-	step("state directory removed", "canary", []string{"project_deploy.md"}, 7)
+	step("state directory removed: memory did not change", "canary", []string{"project_deploy.md"}, 6)
 	writeFile(t, filepath.Join(d.Path, "project_deploy.md"), topicFile("project", "Deploy", "How we deploy", "Deploys go through the tapir."))
-	step("edit after the watches were set again", "tapir", []string{"project_deploy.md"}, 8)
-	step("quiet again", "tapir", []string{"project_deploy.md"}, 8)
+	step("edit after the state directory went", "tapir", []string{"project_deploy.md"}, 7)
+	step("quiet again", "tapir", []string{"project_deploy.md"}, 7)
+
+	// Another process edits a topic in place and exits; the very next
+	// search sees it, with no wait in between.
+	cmd := exec.Command("sh", "-c", `printf 'The okapi rota moved.\n' >> "$1"`, "sh", filepath.Join(d.Path, "project_deploy.md"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("sh: %v: %s", err, out)
+	}
+	step("edit by another process", "rota", []string{"project_deploy.md"}, 8)
+
+	// The memory directory removed and made again (a new inode, which
+	// the old watch does not see): watched again.
+	if err := os.RemoveAll(d.Path); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(d.Path, "project_deploy.md"), topicFile("project", "Deploy", "How we deploy", "Deploys go through the gecko."))
+	step("directory made again", "gecko", []string{"project_deploy.md"}, 9)
+	writeFile(t, filepath.Join(d.Path, "project_deploy.md"), topicFile("project", "Deploy", "How we deploy", "Deploys go through the heron."))
+	step("edit in the directory made again", "heron", []string{"project_deploy.md"}, 10)
+}
+
+// TestLiveWritesNothing checks that warm searches write nothing into the
+// memory directory, not even under .memdir/, and that the recall counts
+// they gather reach the recall file when the index is closed.
+func TestLiveWritesNothing(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Live watches with inotify on Linux alone")
+	}
+	d := newDir(t, map[string]string{
+		"project_deploy.md": topicFile("project", "Deploy", "How we deploy", "Deploys go through the canary."),
+	})
+	l := OpenLive(d)
+	ctx := context.Background()
+	if _, err := l.Search(ctx, Query{Text: "canary", NoRecall: true}); err != nil {
+		t.Fatal(err)
+	}
+	before := treeStamps(t, d.Path)
+	for range 5 {
+		hits, err := l.Search(ctx, Query{Text: "canary"})
+		if err != nil || len(hits) != 1 {
+			t.Fatalf("Search = %v, %v; want the deploy topic", hits, err)
+		}
+	}
+	if after := treeStamps(t, d.Path); !cmp.Equal(after, before) {
+		t.Fatalf("warm searches changed the memory directory:\n%s", cmp.Diff(before, after))
+	}
+	if l.scans != 1 {
+		t.Fatalf("%d scans, want 1", l.scans)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := Open(d).loadRecalls()["project_deploy.md"].count; got != 5 {
+		t.Fatalf("recalls after Close = %d, want 5", got)
+	}
+}
+
+// treeStamps is every path under dir with its size and modification time.
+func treeStamps(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := e.Info()
+		if err != nil {
+			return err
+		}
+		out[p] = fmt.Sprintf("%d %s", fi.Size(), fi.ModTime())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -74,7 +74,7 @@ type ranked struct {
 // rank evaluates the query, relaxing words side by side to OR when fewer
 // than limit memories have them all (those that have them all still come
 // first), and orders the hits.
-func (ix *Index) rank(v *view, pq *parsed, keep func(int32) bool, limit int, now time.Time) []ranked {
+func (ix *Index) rank(v *view, pq *parsed, keep func(int32) bool, limit int, now time.Time, recalls map[string]recall) []ranked {
 	e := &evaluator{v: v, keep: keep}
 	strict := e.eval(pq.root)
 	var loose []match
@@ -93,7 +93,6 @@ func (ix *Index) rank(v *view, pq *parsed, keep func(int32) bool, limit int, now
 		}
 	}
 	markExact(v, out, pq.words)
-	recalls := ix.loadRecalls()
 	today := now.Format(time.DateOnly)
 	for i := range out {
 		r := &out[i]

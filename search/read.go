@@ -70,30 +70,21 @@ func entryTime(e dailylog.Entry) time.Time {
 	return t
 }
 
-// readSource reads a topic file through the directory's descriptor (a
-// symlink is never followed) and a daily log through os.Root (no link out
-// of the memory directory is followed). nil when it cannot be read.
-func readSource(dir string, sd *statDir, s source) []byte {
-	if !strings.Contains(s.path, "/") {
-		return sd.read(s.path, s.size)
-	}
-	data, err := atomicfile.ReadInside(dir, s.path)
-	if err != nil {
-		return nil
-	}
-	return data
-}
-
-// readFiles reads the sources' files, several at a time. A file that
-// cannot be read (it was removed since it was seen) is nil.
+// readFiles reads the sources' files, several at a time, through the
+// memory directory's root (atomicfile, the owner of untrusted reads: no
+// symlink out of the directory, nothing but a regular file, a size cap).
+// A file that cannot be read (it was removed since it was seen) is nil.
 func readFiles(dir string, srcs []source) [][]byte {
 	out := make([][]byte, len(srcs))
-	sd := openStatDir(dir)
-	defer sd.close()
+	root, err := atomicfile.OpenRoot(dir)
+	if err != nil {
+		return out
+	}
+	defer root.Close()
 	workers := min(runtime.GOMAXPROCS(0)*2, len(srcs))
 	parallel(workers, func(w int) {
 		for i := w; i < len(srcs); i += workers {
-			out[i] = readSource(dir, sd, srcs[i])
+			out[i], _ = root.ReadFile(srcs[i].path)
 		}
 	})
 	return out

@@ -65,29 +65,47 @@ func parseRecalls(data []byte) map[string]recall {
 // recalled now: a person or an agent looked at them. It waits a little
 // for another process writing the counts and gives up quietly after.
 func (ix *Index) Recall(files ...string) error {
-	if len(files) == 0 || !ix.dir.Exists() {
-		return nil
+	add := map[string]recall{}
+	countRecalls(add, files, ix.now().Unix())
+	_, err := ix.addRecalls(add)
+	return err
+}
+
+// countRecalls adds one recall at unix time now to each of files in m.
+func countRecalls(m map[string]recall, files []string, now int64) {
+	for _, f := range files {
+		if strings.ContainsAny(f, "\t\n\r") {
+			continue // cannot be written on a line; no topic file is named so
+		}
+		r := m[f]
+		r.count++
+		r.last = max(r.last, now)
+		m[f] = r
+	}
+}
+
+// addRecalls adds counts to the recall file, under the search lock, and
+// returns every count it now holds.
+func (ix *Index) addRecalls(add map[string]recall) (map[string]recall, error) {
+	if len(add) == 0 || !ix.dir.Exists() {
+		return ix.loadRecalls(), nil
 	}
 	dir := filepath.Join(ix.dir.Path, filepath.FromSlash(StateDir))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("count recalls: %w", err)
+		return nil, fmt.Errorf("count recalls: %w", err)
 	}
 	fl := flock.New(filepath.Join(dir, lockFile))
 	ctx, cancel := context.WithTimeout(context.Background(), recallWait)
 	defer cancel()
 	if ok, err := fl.TryLockContext(ctx, 5*time.Millisecond); !ok || err != nil {
-		return fmt.Errorf("count recalls: %s is busy", filepath.Join(StateDir, lockFile))
+		return nil, fmt.Errorf("count recalls: %s is busy", filepath.Join(StateDir, lockFile))
 	}
 	defer fl.Unlock()
 	counts := ix.loadRecalls()
-	now := ix.now().Unix()
-	for _, f := range files {
-		if strings.ContainsAny(f, "\t\n\r") {
-			continue // cannot be written on a line; no topic file is named so
-		}
+	for f, a := range add {
 		r := counts[f]
-		r.count++
-		r.last = max(r.last, now)
+		r.count += a.count
+		r.last = max(r.last, a.last)
 		counts[f] = r
 	}
 	var b bytes.Buffer
@@ -95,8 +113,8 @@ func (ix *Index) Recall(files ...string) error {
 	for _, f := range sortedKeys(counts) {
 		fmt.Fprintf(&b, "%d\t%d\t%s\n", counts[f].last, counts[f].count, f)
 	}
-	if err := writeTemp(dir, recallFile, b.Bytes()); err != nil {
-		return fmt.Errorf("count recalls: %w", err)
+	if err := writeState(dir, recallFile, b.Bytes()); err != nil {
+		return nil, fmt.Errorf("count recalls: %w", err)
 	}
-	return nil
+	return counts, nil
 }

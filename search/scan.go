@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/memdir"
 )
@@ -196,14 +197,14 @@ func (sc *scan) compareKnown(dir string, k *known, at int64) {
 		what int
 		s    source
 	}
-	sd := openStatDir(dir)
-	defer sd.close()
+	root := openRoot(dir)
+	defer closeRoot(root)
 	workers := min(runtime.GOMAXPROCS(0), 4, max(k.len(), 1))
 	found := make([][]result, workers)
 	parallel(workers, func(w int) {
 		for x := w; x < k.len(); x += workers {
 			seg, n := k.at(x)
-			s := statSourceZ(sd, seg.srcPath(n), seg.srcPathZ(n), at)
+			s := statSource(root, seg.srcPath(n), at)
 			if what := compareStamp(seg, n, &s); what != stampSame {
 				found[w] = append(found[w], result{x, what, s})
 			}
@@ -238,14 +239,6 @@ func dirsChanged(dir string, dirs []stamp) bool {
 		}
 	}
 	return false
-}
-
-func dirMtime(p string) int64 {
-	fi, err := os.Stat(p)
-	if err != nil || !fi.IsDir() {
-		return 0
-	}
-	return fi.ModTime().UnixNano()
 }
 
 // listSources lists the topic files and the daily logs, and stamps the
@@ -289,12 +282,12 @@ func listSources(dir string, at int64) ([]string, []stamp) {
 // that is gone or not a regular file.
 func statSources(dir string, names []string, at int64) []source {
 	out := make([]source, len(names))
-	sd := openStatDir(dir)
-	defer sd.close()
+	root := openRoot(dir)
+	defer closeRoot(root)
 	workers := min(runtime.GOMAXPROCS(0), 4, len(names))
 	parallel(workers, func(w int) {
 		for i := w; i < len(names); i += workers {
-			out[i] = statSource(sd, names[i], at)
+			out[i] = statSource(root, names[i], at)
 		}
 	})
 	return out
@@ -302,15 +295,8 @@ func statSources(dir string, names []string, at int64) []source {
 
 // statSource stamps one file; kind 0 when it is gone or not a regular
 // file.
-func statSource(sd *statDir, name string, at int64) source {
-	size, mtime, ctime, ino, ok := sd.stamp(name)
-	return newSource(name, size, mtime, ctime, ino, ok, at)
-}
-
-// statSourceZ is statSource for a name also given NUL-terminated, which
-// the system call takes without a copy.
-func statSourceZ(sd *statDir, name string, nameZ []byte, at int64) source {
-	size, mtime, ctime, ino, ok := sd.stampZ(nameZ)
+func statSource(root *atomicfile.Root, name string, at int64) source {
+	size, mtime, ctime, ino, ok := stampFile(root, name)
 	return newSource(name, size, mtime, ctime, ino, ok, at)
 }
 

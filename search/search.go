@@ -20,22 +20,17 @@ const (
 // search and rebuilt whenever it is missing or damaged. Many processes may
 // use one index at once.
 type Index struct {
-	dir    *memdir.Dir
-	mapped bool
+	dir *memdir.Dir
 }
 
 // Open returns the index of a memory directory. Nothing is read until it
 // is used.
 func Open(d *memdir.Dir) *Index { return &Index{dir: d} }
 
-// MapFiles makes the index map its files into memory instead of reading
-// them, for a process that searches a few times and exits: the mappings
-// stay until the process ends. A file truncated under a search is read
-// again, not a crash.
-func (ix *Index) MapFiles() *Index {
-	ix.mapped = true
-	return ix
-}
+// MapFiles returns ix. Index files are always read now.
+//
+// Deprecated: a no-op kept until its last caller (cmd/memdir) drops it.
+func (ix *Index) MapFiles() *Index { return ix }
 
 func (ix *Index) now() time.Time {
 	if ix.dir.Now != nil {
@@ -102,49 +97,39 @@ type Hit struct {
 // makes a search fail (it is rebuilt from the files when it must be).
 // The hits count as recalled unless q.NoRecall is set.
 func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
-	return ix.guarded(ctx, q, ix.refresh)
-}
-
-// guarded runs searchIn over load, and when a mapped index file shrank
-// under it (a fault, see faultGuard) runs the query again with the index
-// files read instead.
-func (ix *Index) guarded(ctx context.Context, q Query, load func() (*current, error)) ([]Hit, error) {
-	if !ix.mapped {
-		return ix.searchIn(ctx, q, load)
-	}
-	var hits []Hit
-	var err error
-	if faultGuard(func() { hits, err = ix.searchIn(ctx, q, load) }) {
-		ix.mapped = false
-		return ix.searchIn(ctx, q, ix.refresh)
+	hits, files, err := ix.searchIn(ctx, q, ix.refresh, ix.loadRecalls)
+	if err == nil && !q.NoRecall && len(files) > 0 {
+		_ = ix.Recall(files...) // counting is a nicety: never fail a search for it
 	}
 	return hits, err
 }
 
-// searchIn runs a query over the index load returns.
-func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, error)) ([]Hit, error) {
+// searchIn runs a query over the index load returns, ranked with the
+// recall counts recalls returns. It returns the hits and the topic files
+// among them, which the caller counts as recalled.
+func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, error), recalls func() map[string]recall) ([]Hit, []string, error) {
 	pq, err := parseQuery(q.Text)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := checkQuery(&q); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	hits := []Hit{}
 	if !ix.dir.Exists() {
-		return hits, nil
+		return hits, nil, nil
 	}
 	cur, err := load()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	v := newView(cur)
 	now := ix.now()
 	keep := ix.filter(v, &q)
-	ranked := ix.rank(v, pq, keep, q.Limit, now)
+	ranked := ix.rank(v, pq, keep, q.Limit, now, recalls())
 	var files []string
 	for _, r := range ranked {
 		h := ix.hit(v, r, pq, now)
@@ -153,10 +138,7 @@ func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, e
 			files = append(files, h.File)
 		}
 	}
-	if !q.NoRecall && len(files) > 0 {
-		_ = ix.Recall(files...) // counting is a nicety: never fail a search for it
-	}
-	return hits, nil
+	return hits, files, nil
 }
 
 // checkQuery validates the options and fills in the default limit.

@@ -130,20 +130,15 @@ func le64(b []byte, at int) int64  { return int64(binary.LittleEndian.Uint64(b[a
 func (s *segment) nsrc() int { return s.srcs.n }
 func (s *segment) ndoc() int { return s.docs.n }
 
-// srcPath is source i's path; it points into the index file's bytes.
+// srcPath is source i's path; it points into the index file's bytes
+// (see dec.str).
 func (s *segment) srcPath(i int) string {
-	b := s.srcPathZ(i)
-	if len(b) <= 1 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b)-1)
-}
-
-// srcPathZ is source i's path followed by its NUL.
-func (s *segment) srcPathZ(i int) []byte {
 	r := s.srcs.rec(i, srcRecLen)
 	off, n := int(le32(r, 32)), int(le32(r, 36))
-	return s.srcs.blob[off : off+n+1]
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&s.srcs.blob[off], n)
 }
 
 func (s *segment) srcKind(i int) byte { return s.srcs.rec(i, srcRecLen)[48] }

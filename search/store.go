@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/memdir"
 )
 
@@ -23,7 +23,6 @@ const (
 	deltaFile  = "delta.idx"
 	lockFile   = "lock"
 	recallFile = "recalls"
-	tempPrefix = ".tmp-"
 )
 
 // compactAt is how many sources a delta may hold before it is folded
@@ -158,48 +157,22 @@ func (ix *Index) persist(data []byte, baseID uint64) {
 	} else if onDiskID(filepath.Join(dir, baseFile)) != baseID {
 		return
 	}
-	if writeTemp(dir, name, data) == nil && baseID == 0 {
+	if writeState(dir, name, data) == nil && baseID == 0 {
 		_ = os.Remove(filepath.Join(dir, deltaFile))
 	}
 	cleanTemps(dir)
 }
 
-// writeTemp replaces dir/name by data through a temp file and a rename,
-// so a reader sees the old file or the new one. Derived data skips the
-// fsync: a file lost or torn by a power cut is rebuilt.
-func writeTemp(dir, name string, data []byte) error {
-	f, err := os.CreateTemp(dir, tempPrefix+name+"-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(dir, name))
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-	}
-	return err
+// writeState replaces dir/name by data through atomicfile (a temp file
+// and a rename), so a reader sees the old file or the new one.
+func writeState(dir, name string, data []byte) error {
+	return atomicfile.WriteInside(dir, name, data, atomicfile.Options{Perm: 0o644})
 }
 
-// cleanTemps removes temp files a killed process left (older than a
-// minute, so that none is still being written).
+// cleanTemps removes temp files a killed writer left (atomicfile's
+// rule: its process is gone, or the file is older than a minute).
 func cleanTemps(dir string) {
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if !strings.HasPrefix(e.Name(), tempPrefix) {
-			continue
-		}
-		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > time.Minute {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
+	atomicfile.CleanTemps(dir, []string{"."}, time.Minute, time.Now())
 }
 
 // onDiskID is the id of the index file at p, or 0.
@@ -216,9 +189,13 @@ func onDiskID(p string) uint64 {
 	return binary.LittleEndian.Uint64(head[headerLen:])
 }
 
-// load reads an index file; nil when it is missing or damaged.
+// load reads an index file; nil when it is missing or damaged. It is
+// read through atomicfile as every file of the memory directory is (no
+// symlink out, a regular file, at most untrusted.MaxMemory bytes: some
+// 1.5 million topics), into memory of its own: strings decoded from it
+// point into those bytes, which nothing writes to again.
 func (ix *Index) load(name string) *segment {
-	data, err := readIndexFile(filepath.Join(ix.dir.Path, filepath.FromSlash(StateDir), name), ix.mapped)
+	data, err := atomicfile.ReadInside(ix.dir.Path, StateDir+"/"+name)
 	if err != nil {
 		return nil
 	}

@@ -65,11 +65,17 @@ func newView(cur *current) *view {
 // at returns the segment of a global document number and the document's
 // number there.
 func (v *view) at(g int32) (*segment, int) {
-	i := len(v.segs) - 1
-	for i > 0 && g < v.first[i] {
-		i--
+	k := v.seg(g)
+	return v.segs[k], int(g - v.first[k])
+}
+
+// seg is the number of the segment that holds global document g.
+func (v *view) seg(g int32) int {
+	k := len(v.segs) - 1
+	for k > 0 && g < v.first[k] {
+		k--
 	}
-	return v.segs[i], int(g - v.first[i])
+	return k
 }
 
 // each calls fn for every live document.
