@@ -283,8 +283,7 @@ func charRef(s string, i int) (int, string) {
 		if err != nil {
 			return 0, ""
 		}
-		k, out := runeOut(end-i, rune(r))
-		return k, out
+		return runeOut(end-i, rune(r))
 	}
 	n := 0
 	for j+n < len(s) && n < maxEntityName && alnumSet[s[j+n]] {
