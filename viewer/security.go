@@ -60,7 +60,7 @@ func (g *guard) wrap(addr net.Addr, h http.Handler) http.Handler {
 		hdr.Set("Content-Security-Policy", contentPolicy)
 		hdr.Set("X-Content-Type-Options", "nosniff")
 		hdr.Set("X-Frame-Options", "DENY")
-		hdr.Set("Referrer-Policy", "no-referrer")
+		hdr.Set("Referrer-Policy", "same-origin") // no-referrer would make the browser send "Origin: null" with our own forms
 		hdr.Set("Cross-Origin-Opener-Policy", "same-origin")
 		hdr.Set("Cross-Origin-Resource-Policy", "same-origin")
 		hdr.Set("Cache-Control", "no-store")
