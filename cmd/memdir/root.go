@@ -97,6 +97,8 @@ Examples:
 		newTrustCmd(a),
 		newMCPCmd(a),
 		newUICmd(a),
+		newRemoteCmd(a),
+		newSyncCmd(a),
 	)
 	a.addAgentFlags(root)
 	return root
