@@ -163,3 +163,18 @@ func (ix *Index) insert(p placement, entries []Entry) {
 	}
 	ix.Lines = slices.Insert(ix.Lines, p.pos, lines...)
 }
+
+// WouldOverflow reports whether upserting e would leave entries of the
+// index past a load cap, out of an agent's sight, without changing ix. An
+// index over a cap with hand-written lines alone is not: fitting it would
+// only hide entries behind pointers (as Rebuild decides).
+func (ix *Index) WouldOverflow(e Entry, caps Caps) bool {
+	trial := &Index{Lines: slices.Clone(ix.Lines), crlf: ix.crlf}
+	trial.Upsert(e)
+	p := MeasureIndex(trial, trial.Bytes(), caps)
+	return p.OverCap && len(p.Invisible) > 0
+}
+
+// Pointer is the line Fit gives MEMORY.md for the overflow index of type
+// t when it lists n entries.
+func Pointer(t typesx.Type, n int) Entry { return pointerEntry(t, n) }

@@ -1,6 +1,8 @@
 package memdir
 
 import (
+	"slices"
+
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/typesx"
 )
@@ -49,10 +51,13 @@ func (d *Dir) placeEntryIn(ix *index.Index, t *Topic, read *overflowIndex) (stri
 		// the usual case.
 		if t.Private {
 			ix.Remove(t.File)
-		} else {
-			ix.Upsert(ix.KeepTitle(entryOf(t)))
+			return "", nil
 		}
-		return "", nil
+		if e := ix.KeepTitle(entryOf(t)); !ix.WouldOverflow(e, index.DefaultCaps) {
+			ix.Upsert(e)
+			return "", nil
+		}
+		return d.fitFor(ix, t)
 	}
 	ix.Remove(t.File)
 	if t.Private {
@@ -107,4 +112,58 @@ func (d *Dir) undoDrops(drops []droppedFrom) {
 	for _, dr := range drops {
 		_ = d.writeFile(dr.name, dr.old, nil)
 	}
+}
+
+// fitFor places t's line when putting it into MEMORY.md would leave
+// entries past a load cap: the index is fitted as `index --fit` fits it
+// (index.Fit over every topic, t's new line included), the overflow
+// indexes are written, and the fitted MEMORY.md is left in ix for the
+// caller to write. It returns the overflow index of t's type when that was
+// written, else another one written, else "".
+//
+// The overflow indexes are written first and keep every entry they listed,
+// so a crash before MEMORY.md is written lists an entry twice at worst,
+// never nowhere; an entry Fit would move from an overflow index back up to
+// MEMORY.md therefore stays where it was (index --fit moves it).
+func (d *Dir) fitFor(ix *index.Index, t *Topic) (string, error) {
+	metas, _, err := d.metas()
+	if err != nil {
+		return "", err
+	}
+	main, overflow := index.Fit(ix, metas, index.DefaultCaps)
+	var wrote []string
+	for _, ty := range typesx.Types {
+		name := index.OverflowFile(ty)
+		f, err := d.readStamped(name)
+		if err != nil {
+			return "", err
+		}
+		if !f.stamp.Exists && len(overflow[ty]) == 0 {
+			continue
+		}
+		listed := append(slices.Clone(overflow[ty]), stillListed(index.Parse(f.data), overflow[ty])...)
+		for _, e := range listed {
+			main.Remove(e.File)
+		}
+		if len(listed) == 0 {
+			continue
+		}
+		main.Upsert(index.Pointer(ty, len(listed)))
+		out := index.RenderOverflow(ty, listed)
+		if string(out) == string(f.data) {
+			continue
+		}
+		if err := d.writeFile(name, out, &f.stamp); err != nil {
+			return "", err
+		}
+		wrote = append(wrote, name)
+	}
+	*ix = *main
+	if len(wrote) == 0 {
+		return "", nil
+	}
+	if own := index.OverflowFile(t.Type); slices.Contains(wrote, own) {
+		return own, nil
+	}
+	return wrote[0], nil
 }
