@@ -28,6 +28,22 @@
 // recalled often. A memory whose name is exactly the query always comes
 // first.
 //
+// # Queries
+//
+// A query is words, "phrases", prefix*, OR, AND and NOT in capitals (or
+// -word) and parentheses. It is read the same way wherever it comes from
+// (the CLI, the MCP tool): an agent's question and a person's query are
+// both natural text, and neither should fail on punctuation. So an
+// operator that cannot apply is punctuation, never an error: a quote left
+// open is dropped and the words after it are plain words; a ) that closes
+// nothing is dropped and a ( left open is closed by the end of the query;
+// empty parentheses, an OR or AND with no words on a side, a NOT or - with
+// nothing after it and a * with nothing before it are dropped. A query is
+// refused (a *memdir.InputError, one line) only for what no reading can
+// mend: nothing to search for once punctuation is gone, a NOT with nothing
+// to exclude from (NOT x, a OR NOT b), too long a query, too many words,
+// a control character or text that is not UTF-8.
+//
 // # Freshness and concurrency
 //
 // Every search stats every source file (through an os.Root on the memory

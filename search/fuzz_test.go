@@ -15,7 +15,7 @@ import (
 // error; an odd number of quotes, or no letter or digit at all, is always
 // an error; plain lowercase words (no operators) always parse.
 func FuzzParseQuery(f *testing.F) {
-	for _, s := range []string{"deploy", `"a b" c*`, "a OR (b NOT c)", "NOT", "((", `"`, "*", "-x y", "x AND", "Müller api-latency MAX_RETRIES", "a\x00b", "日本 語"} {
+	for _, s := range []string{"deploy", `"a b" c*`, "a OR (b NOT c)", "NOT", "((", `"`, `When did she first watch "Eternal Sunshine?`, `a "b c" "d`, "a) OR (b", "x OR", "- y -", "*", "-x y", "x AND", "Müller api-latency MAX_RETRIES", "a\x00b", "日本 語"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -27,7 +27,14 @@ func FuzzParseQuery(f *testing.F) {
 			return
 		}
 		if strings.Count(s, `"`)%2 == 1 {
-			t.Fatalf("parseQuery(%q) accepted an unbalanced quote", s)
+			// The quote left open is punctuation: the query reads as
+			// it does with a space in its place.
+			i := strings.LastIndexByte(s, '"')
+			alt := s[:i] + " " + s[i+1:]
+			q2, err := parseQuery(alt)
+			if err != nil || q2.root.String() != q.root.String() || strings.Join(q2.words, " ") != strings.Join(q.words, " ") {
+				t.Fatalf("parseQuery(%q) = %v %q, but without its open quote %v %q (%v)", s, q.root, q.words, q2.root, q2.words, err)
+			}
 		}
 		if !strings.ContainsFunc(s, isWordRune) {
 			t.Fatalf("parseQuery(%q) accepted a query without a word", s)

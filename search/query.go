@@ -67,8 +67,11 @@ func queryError(format string, a ...any) error {
 }
 
 // parseQuery reads the query language: words (all of them should match),
-// "phrases", prefix*, OR, AND, NOT (or -word) and parentheses. Errors are
-// *memdir.InputError values with one line for the person who typed it.
+// "phrases", prefix*, OR, AND, NOT (or -word) and parentheses. An
+// operator that cannot apply is punctuation (see the package doc: a
+// stray quote, parenthesis, OR, AND, NOT, - or *); what is left are
+// errors no reading can mend, as *memdir.InputError values with one line
+// for the person who typed it.
 func parseQuery(text string) (*parsed, error) {
 	if err := checkQueryText(text); err != nil {
 		return nil, err
@@ -81,9 +84,6 @@ func parseQuery(text string) (*parsed, error) {
 	root, err := p.or()
 	if err != nil {
 		return nil, err
-	}
-	if p.i < len(p.toks) {
-		return nil, queryError("unbalanced parenthesis: a ) has no ( before it")
 	}
 	if root == nil {
 		return nil, queryError("nothing to search for: give words, e.g. memdir search deploy checklist")
@@ -150,7 +150,8 @@ func lex(text string) ([]qtok, error) {
 		case c == '"':
 			end := strings.IndexByte(text[i+1:], '"')
 			if end < 0 {
-				return nil, queryError(`unbalanced quote: close the "phrase" or remove the "`)
+				i++ // a quote left open: punctuation, the words after it are words
+				continue
 			}
 			toks = append(toks, qtok{kind: tPhrase, text: text[i+1 : i+1+end]})
 			i += end + 2
@@ -163,7 +164,27 @@ func lex(text string) ([]qtok, error) {
 			i = end
 		}
 	}
-	return toks, nil
+	return dropStrayClose(toks), nil
+}
+
+// dropStrayClose removes each ) that closes no (: punctuation. A ( left
+// open is closed by the end of the query.
+func dropStrayClose(toks []qtok) []qtok {
+	out := toks[:0]
+	depth := 0
+	for _, t := range toks {
+		switch t.kind {
+		case tOpen:
+			depth++
+		case tClose:
+			if depth == 0 {
+				continue
+			}
+			depth--
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 func wordTok(w string) []qtok {
@@ -205,21 +226,13 @@ func (p *qparser) or() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		k, ok := p.peek()
-		if !ok || k != tOr {
-			if n == nil && len(kids) > 0 {
-				return nil, queryError("OR needs words on both sides, e.g. kafka OR rabbitmq")
-			}
-			if n != nil {
-				kids = append(kids, n)
-			}
+		if n != nil {
+			kids = append(kids, n)
+		}
+		if k, ok := p.peek(); !ok || k != tOr {
 			break
 		}
-		if n == nil {
-			return nil, queryError("OR needs words on both sides, e.g. kafka OR rabbitmq")
-		}
-		kids = append(kids, n)
-		p.i++
+		p.i++ // an OR with no words on a side joins nothing: punctuation
 	}
 	switch len(kids) {
 	case 0:
@@ -233,17 +246,16 @@ func (p *qparser) or() (*node, error) {
 // and parses items side by side or joined by AND.
 func (p *qparser) and() (*node, error) {
 	var kids []*node
-	explicit, dangling := false, false
+	explicit := false
 	for {
 		k, ok := p.peek()
 		if !ok || k == tOr || k == tClose {
 			break
 		}
 		if k == tAnd {
-			if len(kids) == 0 {
-				return nil, queryError("AND needs words on both sides, e.g. deploy AND staging")
-			}
-			explicit, dangling = true, true
+			// Every word must match anyway; an AND with no words on a
+			// side is punctuation.
+			explicit = explicit || len(kids) > 0
 			p.i++
 			continue
 		}
@@ -251,13 +263,9 @@ func (p *qparser) and() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		dangling = false
 		if n != nil {
 			kids = append(kids, n)
 		}
-	}
-	if dangling {
-		return nil, queryError("AND needs words on both sides, e.g. deploy AND staging")
 	}
 	switch len(kids) {
 	case 0:
@@ -274,7 +282,7 @@ func (p *qparser) unary() (*node, error) {
 	case tNot:
 		p.i++
 		if k, ok := p.peek(); !ok || k == tOr || k == tClose || k == tAnd {
-			return nil, queryError("NOT needs a word after it, e.g. deploy NOT staging")
+			return nil, nil // nothing to exclude: punctuation
 		}
 		p.neg++
 		n, err := p.unary()
@@ -289,16 +297,10 @@ func (p *qparser) unary() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if k, ok := p.peek(); !ok || k != tClose {
-			return nil, queryError("unbalanced parenthesis: close the ( with a )")
-		}
-		p.i++
-		if n == nil {
-			return nil, queryError("empty parentheses: put words inside them")
-		}
-		return n, nil
-	case tClose:
-		return nil, queryError("unbalanced parenthesis: a ) has no ( before it")
+		if k, ok := p.peek(); ok && k == tClose {
+			p.i++
+		} // else the query ended: it closes the (
+		return n, nil // nil for empty parentheses
 	case tPhrase:
 		p.i++
 		return p.phrase(t.text)

@@ -85,22 +85,16 @@ func TestParseQueryErrors(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"", "empty"},
 		{"   ", "empty"},
-		{`"deploy`, "unbalanced quote"},
-		{`deploy "a" "b`, "unbalanced quote"},
-		{"(deploy", "unbalanced parenthesis"},
-		{"deploy)", "unbalanced parenthesis"},
-		{"()", "empty parentheses"},
-		{"NOT", "NOT needs a word"},
 		{"NOT NOT deploy x", "NOT needs words to exclude from"},
 		{"NOT deploy", "NOT needs words to exclude from"},
 		{"deploy OR NOT staging", "NOT needs words to exclude from"},
-		{"OR", "OR needs words"},
-		{"deploy OR", "OR needs words"},
-		{"OR deploy", "OR needs words"},
-		{"deploy AND", "AND needs words"},
-		{"AND deploy", "AND needs words"},
-		{"*", "* needs a few letters"},
-		{"***", "* needs a few letters"},
+		{"()", "nothing to search for"},
+		{"NOT", "nothing to search for"},
+		{"OR", "nothing to search for"},
+		{`"`, "nothing to search for"},
+		{"( ) OR -", "nothing to search for"},
+		{"*", "nothing to search for"},
+		{"***", "nothing to search for"},
 		{"!!!", "nothing to search for"},
 		{strings.Repeat("a", MaxQueryBytes+1), "at most 1000"},
 		{strings.Repeat("w ", 70), "at most 64"},
@@ -118,6 +112,49 @@ func TestParseQueryErrors(t *testing.T) {
 			}
 			if msg := err.Error(); !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
 				t.Errorf("parseQuery(%q) = %q, want one line with %q", tc.in, msg, tc.want)
+			}
+		})
+	}
+}
+
+// TestParseQueryLenient checks that a question as an agent or a person
+// types it, with a stray quote or operator, is read as its words: the
+// operator that cannot apply is punctuation.
+func TestParseQueryLenient(t *testing.T) {
+	tests := []struct{ in, want, words string }{
+		{`When did she first watch "Eternal Sunshine?`, "(first watch etern sunshin)", "when did she first watch eternal sunshine"},
+		{`"deploy`, "deploy", "deploy"},
+		{`deploy"`, "deploy", "deploy"},
+		{`deploy "canary stage" "b`, `(deploy "canari stage" b)`, "deploy canary stage b"},
+		{`what's "the plan`, "plan", "what's the plan"},
+		{"(deploy", "deploy", "deploy"},
+		{"deploy)", "deploy", "deploy"},
+		{"deploy) OR (kafka", "(deploy OR kafka)", "deploy kafka"},
+		{"(deploy OR (kafka", "(deploy OR kafka)", "deploy kafka"},
+		{"deploy () staging", "(deploy stage)", "deploy staging"},
+		{"deploy -", "deploy", "deploy"},
+		{"deploy - staging", "(deploy stage)", "deploy staging"},
+		{"deploy NOT", "deploy", "deploy"},
+		{"deploy OR", "deploy", "deploy"},
+		{"OR deploy", "deploy", "deploy"},
+		{"deploy OR OR kafka", "(deploy OR kafka)", "deploy kafka"},
+		{"deploy AND", "deploy", "deploy"},
+		{"AND deploy", "deploy", "deploy"},
+		{"deploy AND AND staging", "(deploy AND stage)", "deploy staging"},
+		{"cost * 2", "(cost 2)", "cost 2"},
+		{"deploy (NOT)", "deploy", "deploy"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			q, err := parseQuery(tc.in)
+			if err != nil {
+				t.Fatalf("parseQuery(%q): %v", tc.in, err)
+			}
+			if got := q.root.String(); got != tc.want {
+				t.Errorf("parseQuery(%q) = %s, want %s", tc.in, got, tc.want)
+			}
+			if got := strings.Join(q.words, " "); got != tc.words {
+				t.Errorf("parseQuery(%q) words = %q, want %q", tc.in, got, tc.words)
 			}
 		})
 	}

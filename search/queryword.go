@@ -4,16 +4,13 @@ import "strings"
 
 // word turns one word of a query into a node: a term, a prefix, or for a
 // compound (api-latency) either the whole word or its parts in a row. A
-// word of punctuation alone gives nil.
+// word of punctuation alone (a lone * or -) gives nil.
 func (p *qparser) word(w string) (*node, error) {
 	core := strings.TrimRight(w, "*")
 	prefix := len(core) < len(w)
 	parts, whole := p.split(core)
 	if len(parts) == 0 {
-		if prefix {
-			return nil, queryError("* needs a few letters before it, e.g. deploy*")
-		}
-		return nil, nil
+		return nil, nil // punctuation, or a * with nothing before it
 	}
 	p.note(parts)
 	if prefix {

@@ -43,7 +43,8 @@ func (ix *Index) now() time.Time {
 type Query struct {
 	// Text is the query: words (all should match; when no memory has them
 	// all, any may), "phrases", prefix*, OR, AND, NOT or -word, and
-	// parentheses.
+	// parentheses. A stray quote or operator is punctuation (see the
+	// package doc).
 	Text string `json:"query"`
 	// Types keeps memories of these types only; log entries without a
 	// type are left out when it is set.
