@@ -146,31 +146,41 @@ func (g *git) tree(commit string) (map[string]string, error) {
 	return files, nil
 }
 
-// catFile reads blobs through one `git cat-file --batch`.
+// catFile reads blobs through one `git cat-file --batch`, started on the
+// first read: a sync with nothing to merge starts none.
 type catFile struct {
+	g   *git
 	cmd *exec.Cmd
 	in  io.WriteCloser
 	out *bufio.Reader
 }
 
-func (g *git) catFile() (*catFile, error) {
-	cmd := g.command("cat-file", "--batch")
+func (g *git) catFile() *catFile { return &catFile{g: g} }
+
+func (c *catFile) start() error {
+	cmd := c.g.command("cat-file", "--batch")
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
+		return fmt.Errorf("git cat-file: %w", err)
 	}
-	return &catFile{cmd: cmd, in: in, out: bufio.NewReader(out)}, nil
+	c.cmd, c.in, c.out = cmd, in, bufio.NewReader(out)
+	return nil
 }
 
 // blob returns the content of the blob oid.
 func (c *catFile) blob(oid string) ([]byte, error) {
+	if c.cmd == nil {
+		if err := c.start(); err != nil {
+			return nil, err
+		}
+	}
 	if _, err := fmt.Fprintln(c.in, oid); err != nil {
 		return nil, fmt.Errorf("git cat-file: %w", err)
 	}
@@ -194,6 +204,9 @@ func (c *catFile) blob(oid string) ([]byte, error) {
 }
 
 func (c *catFile) close() {
+	if c.cmd == nil {
+		return
+	}
 	c.in.Close()
 	_ = c.cmd.Wait()
 }

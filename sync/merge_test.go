@@ -153,10 +153,10 @@ func mustRead(t *testing.T, name string) []byte {
 func TestMergeIndex(t *testing.T) {
 	line := func(f, hook string) string { return "- [" + f + "](" + f + ".md) — " + hook + "\n" }
 	for _, tc := range []struct {
-		name               string
+		name                string
 		base, local, remote string
-		want               []string // files present, in any order
-		absent             []string
+		want                []string // files present, in any order
+		absent              []string
 	}{
 		{"both add", line("user_a", "a"), line("user_a", "a") + line("user_b", "b"), line("user_a", "a") + line("user_c", "c"), []string{"(user_b.md)", "(user_c.md)", "(user_a.md)"}, nil},
 		{"removed there, untouched here", line("user_a", "a") + line("user_b", "b"), line("user_a", "a") + line("user_b", "b"), line("user_a", "a"), []string{"(user_a.md)"}, []string{"user_b"}},

@@ -65,11 +65,16 @@ func (p *projectSync) readLocal() error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", p.dir, err)
 	}
+	root, err := atomicfile.OpenRoot(p.dir)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p.dir, err)
+	}
+	defer root.Close()
 	for _, e := range ents {
 		if !e.Type().IsRegular() || !Synced(e.Name()) {
 			continue
 		}
-		data, err := atomicfile.ReadInside(p.dir, e.Name())
+		data, err := root.ReadFile(e.Name())
 		if err != nil {
 			return fmt.Errorf("read %s: %w", e.Name(), err)
 		}
@@ -132,16 +137,23 @@ func (p *projectSync) mergeAll() error {
 	names := p.names()
 	// Local files that differ from the remote's are checked before any
 	// decision, so an index can leave out the entries of those kept here.
-	for _, n := range names {
-		data, ok := p.local[n]
-		if !ok || blobID(data) == p.remote[p.folder+"/"+n] {
-			continue
-		}
-		if isPrivate(n, data) {
-			p.excluded[n] = true
-		} else if why := keepLocal(n, data); why != "" {
-			p.excluded[n] = true
-			p.res.Skipped = append(p.res.Skipped, Skipped{File: n, Reason: why})
+	// Topics first: an index is scanned without the entries of topics
+	// kept here (an entry's hook may quote the credential).
+	for _, indexes := range []bool{false, true} {
+		for _, n := range names {
+			if _, ok := p.local[n]; !ok || isIndex(n) != indexes {
+				continue
+			}
+			data := p.localSide(n).data
+			if blobID(data) == p.remote[p.folder+"/"+n] {
+				continue
+			}
+			if isPrivate(n, data) {
+				p.excluded[n] = true
+			} else if why := keepLocal(n, data); why != "" {
+				p.excluded[n] = true
+				p.res.Skipped = append(p.res.Skipped, Skipped{File: n, Reason: why})
+			}
 		}
 	}
 	for _, n := range names {

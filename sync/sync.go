@@ -126,10 +126,7 @@ func (s *syncer) init() error {
 
 // round is one fetch, merge and push.
 func (s *syncer) round() (*Result, error) {
-	if _, err := s.g.run(nil, "fetch", "-q", "--no-tags", "--prune", "--", s.url, "+refs/heads/*:refs/remotes/origin/*"); err != nil {
-		return nil, err
-	}
-	base, remote, err := s.g.refs()
+	base, remote, err := s.pull()
 	if err != nil {
 		return nil, err
 	}
@@ -146,10 +143,7 @@ func (s *syncer) round() (*Result, error) {
 			return nil, err
 		}
 	}
-	cat, err := s.g.catFile()
-	if err != nil {
-		return nil, err
-	}
+	cat := s.g.catFile()
 	defer cat.close()
 	res := &Result{Remote: s.url}
 	push := map[string][]byte{}
@@ -175,16 +169,46 @@ func (s *syncer) round() (*Result, error) {
 		}
 		res.Pushed = true
 	}
-	if commit != "" {
+	if commit != "" && commit != base {
 		if _, err := s.g.run(nil, "update-ref", "refs/heads/main", commit); err != nil {
 			return nil, err
 		}
+	}
+	if commit != "" && commit != remote {
 		if _, err := s.g.run(nil, "update-ref", "refs/remotes/origin/main", commit); err != nil {
 			return nil, err
 		}
 	}
 	res.Commit = commit
 	return res, s.recordRemote()
+}
+
+// pull brings the remote's main into refs/remotes/origin/main and
+// returns the local and remote commits. It asks the remote for its main
+// first (git ls-remote) and fetches only when that moved: a sync with
+// nothing to do spends one round trip, not a fetch's negotiation.
+func (s *syncer) pull() (base, remote string, err error) {
+	base, remote, err = s.g.refs()
+	if err != nil {
+		return "", "", err
+	}
+	out, err := s.g.run(nil, "ls-remote", "--", s.url, "refs/heads/main")
+	if err != nil {
+		return "", "", err
+	}
+	there, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\t")
+	switch {
+	case there == remote:
+		return base, remote, nil
+	case there == "":
+		// The remote lost its main: merge from nothing, lose nothing.
+		_, err := s.g.run(nil, "update-ref", "-d", "refs/remotes/origin/main")
+		return base, "", err
+	}
+	if _, err := s.g.run(nil, "fetch", "-q", "--no-tags", "--no-write-fetch-head", "--", s.url, "+refs/heads/main:refs/remotes/origin/main"); err != nil {
+		return "", "", err
+	}
+	return s.g.refs()
 }
 
 func (s *syncer) sameRemote() bool {

@@ -30,7 +30,7 @@ type machine struct {
 	home, root, mem string
 }
 
-func newMachine(t *testing.T, url string) *machine {
+func newMachine(t testing.TB, url string) *machine {
 	t.Helper()
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	m := &machine{home: filepath.Join(base, "home"), root: filepath.Join(base, "src", "app")}
@@ -47,7 +47,7 @@ func newMachine(t *testing.T, url string) *machine {
 }
 
 // run runs a command in dir and returns its output.
-func run(t *testing.T, dir string, name string, args ...string) string {
+func run(t testing.TB, dir string, name string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
@@ -92,7 +92,7 @@ func (m *machine) read(t *testing.T, name string) string {
 }
 
 // bareRemote makes an empty bare repository and returns its directory.
-func bareRemote(t *testing.T) string {
+func bareRemote(t testing.TB) string {
 	t.Helper()
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	dir := filepath.Join(base, "memory.git")
@@ -102,7 +102,7 @@ func bareRemote(t *testing.T) string {
 
 // gitDaemon serves the bare repository's parent over git:// on a free
 // port of 127.0.0.1, pushes allowed, until the test ends.
-func gitDaemon(t *testing.T, bare string) string {
+func gitDaemon(t testing.TB, bare string) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
