@@ -25,7 +25,7 @@ type editData struct {
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
-func hash(b []byte) string {
+func sum(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
@@ -41,7 +41,7 @@ func (s *Server) editForm(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, pg, statusOf(err), err)
 		return
 	}
-	pg.Title, pg.Data = "edit "+file, &editData{File: file, Text: string(data), Base: hash(data)}
+	pg.Title, pg.Data = "edit "+file, &editData{File: file, Text: string(data), Base: sum(data)}
 	s.tmpl.render(w, http.StatusOK, "edit", "", pg)
 }
 
@@ -75,8 +75,8 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request) {
 	}
 	ed := &editData{File: file, Text: string(edited), Base: r.PostFormValue("base")}
 	pg.Title, pg.Data = "edit "+file, ed
-	if ed.Base != hash(orig) {
-		ed.Err, ed.Base = "the topic changed since you opened it: your text is below; the file now holds the version saved meanwhile", hash(orig)
+	if ed.Base != sum(orig) {
+		ed.Err, ed.Base = "the topic changed since you opened it: your text is below; the file now holds the version saved meanwhile", sum(orig)
 		s.tmpl.render(w, http.StatusConflict, "edit", "", pg)
 		return
 	}

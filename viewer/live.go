@@ -1,7 +1,9 @@
 package viewer
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"net/http"
 	"os"
@@ -18,9 +20,11 @@ import (
 // file and writes nothing; it runs only while a page listens.
 //
 // Why a poll and not the watch package: watch reconciles the index, a write
-// a viewer must not make, and fsnotify is not recursive; a stat of every
-// entry of the directory (about 4 ms at 10,000 topics) catches every
-// change, in place or by rename, a second at most after it.
+// a viewer must not make. Each poll stats the directory itself, MEMORY.md,
+// today's daily log and the dream reports (quickStamp): every write memdir
+// makes renames a file into the directory, which moves its mtime. Every
+// fullEvery polls it also stats every entry (about 10 ms at 10,000 topics
+// on an idle machine), which catches a topic someone edited in place.
 type live struct {
 	every time.Duration
 	now   func() time.Time
@@ -74,18 +78,24 @@ func (l *live) subscribe(dir string) (<-chan struct{}, func()) {
 func (l *live) poll(dir string, p *poller) {
 	t := time.NewTicker(l.every)
 	defer t.Stop()
-	last := stamp(dir, l.now())
-	for {
+	quick, full := quickStamp(dir, l.now()), fullStamp(dir)
+	for n := 1; ; n++ {
 		select {
 		case <-p.stop:
 			return
 		case <-t.C:
 		}
-		now := stamp(dir, l.now())
-		if now == last {
+		q := quickStamp(dir, l.now())
+		changed := q != quick
+		quick = q
+		if n%fullEvery == 0 || changed {
+			f := fullStamp(dir)
+			changed = changed || f != full
+			full = f
+		}
+		if !changed {
 			continue
 		}
-		last = now
 		l.mu.Lock()
 		for ch := range p.subs {
 			select {
@@ -115,29 +125,46 @@ func (l *live) stop() {
 	}
 }
 
-// stamp sums up the state of a memory directory: the name, size and
-// modification time of each entry at its top (topics, indexes), of
-// today's daily log and of the dream reports' directory.
-func stamp(dir string, now time.Time) uint64 {
+// fullEvery is how many polls go between two full stamps.
+const fullEvery = 20
+
+// quickStamp sums up what every memdir write moves: the directory's own
+// modification time (a rename into it), MEMORY.md, today's daily log and
+// the dream reports' directory. A handful of stats.
+func quickStamp(dir string, now time.Time) uint64 {
 	h := fnv.New64a()
-	add := func(name string, fi os.FileInfo) {
-		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", name, fi.Size(), fi.ModTime().UnixNano())
-	}
-	if f, err := os.Open(dir); err == nil {
-		ents, _ := f.ReadDir(-1)
-		_ = f.Close()
-		for _, e := range ents {
-			if fi, err := e.Info(); err == nil {
-				add(e.Name(), fi)
-			}
-		}
-	}
-	for _, p := range []string{dailylog.Path(dir, now), filepath.Join(dir, dreamReports)} {
+	for _, p := range []string{dir, filepath.Join(dir, "MEMORY.md"), dailylog.Path(dir, now), filepath.Join(dir, dreamReports)} {
 		if fi, err := os.Lstat(p); err == nil {
-			add(p, fi)
+			addStamp(h, p, fi)
 		}
 	}
 	return h.Sum64()
+}
+
+// fullStamp sums up the name, size and modification time of every entry
+// at the top of the directory: topics edited in place move it too.
+func fullStamp(dir string) uint64 {
+	h := fnv.New64a()
+	f, err := os.Open(dir)
+	if err != nil {
+		return 0
+	}
+	ents, _ := f.ReadDir(-1)
+	_ = f.Close()
+	for _, e := range ents {
+		if fi, err := e.Info(); err == nil {
+			addStamp(h, e.Name(), fi)
+		}
+	}
+	return h.Sum64()
+}
+
+func addStamp(h hash.Hash64, name string, fi os.FileInfo) {
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], uint64(fi.Size()))
+	binary.LittleEndian.PutUint64(b[8:], uint64(fi.ModTime().UnixNano()))
+	_, _ = h.Write([]byte(name))
+	_, _ = h.Write(b[:])
 }
 
 // events streams a "change" event to the page each time its project's

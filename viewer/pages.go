@@ -136,11 +136,15 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	st, err := search.Open(pg.Project.Dir).Stats(r.Context(), search.StatsOptions{Schedule: pg.Project.Schedule})
+	d := pg.Project.Dir
+	v, err := s.cache.get("stats|"+d.Path, d.Path, s.opts.Now(), func() (any, error) {
+		return search.Open(d).Stats(r.Context(), search.StatsOptions{Schedule: pg.Project.Schedule})
+	})
 	if err != nil {
 		s.fail(w, pg, statusOf(err), err)
 		return
 	}
+	st := v.(*search.Stats)
 	sd := &statsData{Stats: st, Types: typesx.Types, Schedule: pg.Project.Schedule, Stale: st.Stale}
 	if len(sd.Stale) > 50 {
 		sd.Stale, sd.More = sd.Stale[:50], len(sd.Stale)-50

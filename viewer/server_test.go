@@ -225,7 +225,7 @@ func TestEdit(t *testing.T) {
 	f := start(t)
 	const file = "feedback_testing_policy.md"
 	orig, _ := f.file(t, file)
-	base := hash([]byte(orig))
+	base := sum([]byte(orig))
 	edited := strings.Replace(orig, "never mocks", "never mocks, not even in CI", 1)
 	tests := []struct {
 		name     string
@@ -234,7 +234,7 @@ func TestEdit(t *testing.T) {
 		want     int
 		wantFile string
 	}{
-		{"stale base", edited, hash([]byte("other")), http.StatusConflict, orig},
+		{"stale base", edited, sum([]byte("other")), http.StatusConflict, orig},
 		{"secret", strings.Replace(orig, "never mocks", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789", 1), base, http.StatusBadRequest, orig},
 		{"bad frontmatter", strings.Replace(orig, "type: feedback", "type: nonsense", 1), base, http.StatusBadRequest, orig},
 		{"good, CRLF from the browser", strings.ReplaceAll(edited, "\n", "\r\n"), base, http.StatusSeeOther, ""},

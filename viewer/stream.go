@@ -1,6 +1,8 @@
 package viewer
 
 import (
+	"context"
+	"fmt"
 	"html/template"
 	"net/http"
 	"path"
@@ -48,12 +50,26 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := pg.Project.Dir
-	now := s.opts.Now()
-	sd := &streamData{Since: now.Add(-streamSpan)}
-	tl, err := search.Open(d).Timeline(r.Context(), search.TimelineQuery{From: sd.Since, To: now, IncludePrivate: pg.Private})
+	key := fmt.Sprintf("stream|%s|%v", d.Path, pg.Private)
+	v, err := s.cache.get(key, d.Path, s.opts.Now(), func() (any, error) { return s.streamOf(r.Context(), pg) })
 	if err != nil {
 		s.fail(w, pg, statusOf(err), err)
 		return
+	}
+	sd := v.(*streamData)
+	pg.Title, pg.Data, pg.Live = "stream", sd, true
+	s.tmpl.render(w, http.StatusOK, "stream", "", pg)
+}
+
+// streamOf gathers the stream: the timeline, the log entries waiting and
+// the dream reports.
+func (s *Server) streamOf(ctx context.Context, pg *page) (*streamData, error) {
+	d := pg.Project.Dir
+	now := s.opts.Now()
+	sd := &streamData{Since: now.Add(-streamSpan)}
+	tl, err := search.Open(d).Timeline(ctx, search.TimelineQuery{From: sd.Since, To: now, IncludePrivate: pg.Private})
+	if err != nil {
+		return nil, err
 	}
 	sd.Source = tl.Source
 	var evs []search.Event
@@ -70,8 +86,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	sd.Events = evs
 	sd.Pending, sd.Waiting = pendingEntries(d.Path)
 	sd.Dreams = s.dreamReports(pg, d.Path)
-	pg.Title, pg.Data, pg.Live = "stream", sd, true
-	s.tmpl.render(w, http.StatusOK, "stream", "", pg)
+	return sd, nil
 }
 
 // pendingEntries are the daily-log entries no dream has distilled yet,

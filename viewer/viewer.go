@@ -69,6 +69,7 @@ type Server struct {
 	guard *guard
 	live  *live
 	tmpl  *templates
+	cache pageCache
 
 	mu      sync.Mutex
 	indexes map[string]*search.Live // by memory directory
