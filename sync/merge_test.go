@@ -272,3 +272,41 @@ func TestGitIgnoresCallersRepository(t *testing.T) {
 		t.Errorf("the project's repository got refs:\n%s", out)
 	}
 }
+
+// TestSyncNewRemoteLosesNothing points a machine that synced with one
+// remote at an empty other one: its last sync is no base there, so
+// nothing reads as removed.
+func TestSyncNewRemoteLosesNothing(t *testing.T) {
+	a := newMachine(t, "file://"+bareRemote(t))
+	file := a.add(t, typesx.User, "Role", "A data scientist.", false)
+	a.sync(t)
+	second := bareRemote(t)
+	if err := SetRemote(a.home, "file://"+second); err != nil {
+		t.Fatal(err)
+	}
+	if res := a.sync(t); !res.Pushed {
+		t.Errorf("the first sync with the new remote pushed nothing")
+	}
+	a.read(t, file)
+	if log := run(t, second, "git", "log", "-p", "main"); !strings.Contains(log, "A data scientist.") {
+		t.Errorf("the new remote lacks the memory")
+	}
+}
+
+// TestSyncTwoClonesOneMachine syncs two memory directories of one
+// identity: the second is reported, not raced.
+func TestSyncTwoClonesOneMachine(t *testing.T) {
+	a := newMachine(t, "file://"+bareRemote(t))
+	a.add(t, typesx.User, "Role", "A data scientist.", false)
+	other := newMachine(t, "file://unused")
+	other.home, other.mem = a.home, filepath.Join(a.home, "projects", "-other-app", "memory")
+	other.add(t, typesx.User, "Editor", "Uses vim.", false)
+	res := a.sync(t)
+	var skipped int
+	for _, p := range res.Projects {
+		skipped += len(p.Skipped)
+	}
+	if len(res.Projects) != 2 || skipped != 1 {
+		t.Errorf("projects = %+v, want two with one skipped", res.Projects)
+	}
+}

@@ -147,8 +147,9 @@ func (s *syncer) round() (*Result, error) {
 	defer cat.close()
 	res := &Result{Remote: s.url}
 	push := map[string][]byte{}
+	folders := map[string]string{} // folder -> the memory dir synced into it
 	for _, p := range s.projects() {
-		pr, err := s.project(p, baseTree, remoteTree, cat, push)
+		pr, err := s.project(p, baseTree, remoteTree, cat, push, folders)
 		if err != nil {
 			return nil, err
 		}
@@ -269,7 +270,7 @@ func identity(p Project) (id string, record bool, err error) {
 
 // project syncs one memory directory under its lock, adding what the
 // remote must get to push.
-func (s *syncer) project(p Project, baseTree, remoteTree map[string]string, cat *catFile, push map[string][]byte) (*ProjectResult, error) {
+func (s *syncer) project(p Project, baseTree, remoteTree map[string]string, cat *catFile, push map[string][]byte, folders map[string]string) (*ProjectResult, error) {
 	id, record, err := identity(p)
 	if err != nil {
 		return nil, err
@@ -278,6 +279,12 @@ func (s *syncer) project(p Project, baseTree, remoteTree map[string]string, cat 
 		return &ProjectResult{Dir: p.Dir, Skipped: []Skipped{{File: canonical.RootFile, Reason: "records no project root: run any memdir command in the project, then sync"}}}, nil
 	}
 	folder := ProjectFolder(id)
+	if other, ok := folders[folder]; ok {
+		// Two clones on one machine: the first found is synced; the other
+		// would race it for the same files.
+		return &ProjectResult{Identity: id, Dir: p.Dir, Skipped: []Skipped{{File: p.Dir, Reason: "has the identity of " + other + ", which this sync carried; merge the two by hand (or remove one) to sync both"}}}, nil
+	}
+	folders[folder] = p.Dir
 	if _, err := os.Stat(p.Dir); err != nil && !hasFolder(remoteTree, folder) {
 		return nil, nil // nothing here, nothing there
 	}
