@@ -1,6 +1,7 @@
 package instructions
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -18,7 +19,9 @@ import (
 // even the repair could not read (the file then loads without conditions,
 // as in Claude Code, which only logs a warning).
 func claudeFrontmatter(data []byte) (fm Frontmatter, body []byte, had bool, err error) {
-	yml, body, ok := frontmatter.SplitClaude(data)
+	// 2.1.3xx reads frontmatter after a byte order mark too
+	// (frontmatter.StripClaude); a file without one keeps its mark.
+	yml, body, ok := frontmatter.SplitClaude(bytes.TrimPrefix(data, []byte("\ufeff")))
 	if !ok {
 		return Frontmatter{}, data, false, nil
 	}
