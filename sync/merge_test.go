@@ -310,3 +310,39 @@ func TestSyncTwoClonesOneMachine(t *testing.T) {
 		t.Errorf("projects = %+v, want two with one skipped", res.Projects)
 	}
 }
+
+// TestSyncRetriesWhenAnotherMachinePushedFirst makes the remote's main
+// move between A's look at it and A's push, as when machine B pushes in
+// that moment: the remote's pre-receive hook moves main to B's commit on
+// A's first push, so that push is refused; A must fetch again, merge B's
+// memory and push on top of it.
+func TestSyncRetriesWhenAnotherMachinePushedFirst(t *testing.T) {
+	bare := bareRemote(t)
+	u := "file://" + bare
+	a, b := newMachine(t, u), newMachine(t, u)
+	fb := b.add(t, typesx.User, "Editor", "Uses vim.", false)
+	b.sync(t)
+	cb := strings.TrimSpace(run(t, bare, "git", "rev-parse", "main"))
+	run(t, bare, "git", "update-ref", "refs/prepared", cb)
+	run(t, bare, "git", "update-ref", "-d", "refs/heads/main")
+	mark := filepath.Join(t.TempDir(), "raced")
+	hook := "#!/bin/sh\nif [ ! -e " + mark + " ]; then\n  touch " + mark + "\n  unset GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES\n  git update-ref refs/heads/main " + cb + "\nfi\ncat >/dev/null\n"
+	if err := os.WriteFile(filepath.Join(bare, "hooks", "pre-receive"), []byte(hook), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fa := a.add(t, typesx.User, "Role", "A data scientist.", false)
+	res := a.sync(t)
+	if _, err := os.Stat(mark); err != nil {
+		t.Fatalf("the hook never ran: %v", err)
+	}
+	if !res.Pushed {
+		t.Fatalf("A never pushed: %+v", res)
+	}
+	a.read(t, fb)
+	tree := run(t, bare, "git", "ls-tree", "-r", "--name-only", "main")
+	for _, f := range []string{fa, fb} {
+		if !strings.Contains(tree, f) {
+			t.Errorf("the remote's main lacks %s:\n%s", f, tree)
+		}
+	}
+}
