@@ -61,7 +61,8 @@ func seedLarge(t *testing.T, d *memdir.Dir, n int) {
 	for i := 0; i < n; i++ {
 		typ := typesx.Types[i%len(typesx.Types)]
 		w := func() string { return words[r.IntN(len(words))] }
-		name := fmt.Sprintf("%s %s %s %d", strings.ToUpper(w()[:1])+w()[1:], w(), w(), i)
+		first := w()
+		name := fmt.Sprintf("%s %s %s %d", strings.ToUpper(first[:1])+first[1:], w(), w(), i)
 		desc := fmt.Sprintf("How the %s %s handles %s after the %s change", w(), w(), w(), w())
 		created := base.Add(time.Duration(i) * 25 * time.Minute)
 		var body strings.Builder
@@ -95,7 +96,7 @@ func seedLarge(t *testing.T, d *memdir.Dir, n int) {
 func screenshots(t *testing.T, d *memdir.Dir, out string) {
 	f := serve(t, d)
 	ctx := tab(t, false)
-	run(t, ctx, chromedp.EmulateViewport(1200, 820))
+	run(t, ctx, chromedp.EmulateViewport(1100, 720))
 	f.enterBrowser(t, ctx)
 	files, _ := d.TopicFiles()
 	topic := files[len(files)/2]
