@@ -370,7 +370,9 @@ func (s *indexSet) renamedFrom(t *Topic, gone map[string]bool) string {
 		if e.Type() != want.Type() {
 			continue
 		}
-		if strings.EqualFold(strings.TrimSpace(e.Title), strings.TrimSpace(want.Title)) || (e.Hook != "" && e.Hook == strings.TrimSpace(want.Hook)) {
+		// The line's hook may be the description cut as the index cuts it.
+		sameHook := e.Hook != "" && (e.Hook == strings.TrimSpace(want.Hook) || e.Hook == at.ix.KeepTitle(want).Hook)
+		if strings.EqualFold(strings.TrimSpace(e.Title), strings.TrimSpace(want.Title)) || sameHook {
 			return f
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -234,5 +235,33 @@ func BenchmarkReconcileOneFile(b *testing.B) {
 		if res, err := d.ReconcileWith(req); err != nil || len(res.Updated) != 1 {
 			b.Fatalf("reconcile: %v, %+v", err, res)
 		}
+	}
+}
+
+// A topic whose description is longer than an index line holds keeps its
+// line when renamed by hand: the line's hook is the description cut as
+// the index cuts it.
+func TestReconcileRenameLongDescription(t *testing.T) {
+	d := Open(t.TempDir(), Live)
+	long := strings.Repeat("The deploy pipeline needs the VPN profile and a fresh token from the vault ", 3)
+	reconWrite(t, d, "project_deploys.md", topicText("Deploys", long, "project"))
+	if _, err := d.ReconcileWith(ReconcileRequest{Files: []string{"project_deploys.md"}}); err != nil {
+		t.Fatal(err)
+	}
+	before := reconRead(t, d, IndexFile)
+	if strings.Contains(before, long) {
+		t.Fatalf("the index line was not cut:\n%s", before)
+	}
+	if err := os.Remove(filepath.Join(d.Path, "project_deploys.md")); err != nil {
+		t.Fatal(err)
+	}
+	reconWrite(t, d, "project_shipping.md", topicText("Shipping", long, "project"))
+	res, err := d.ReconcileWith(ReconcileRequest{Files: []string{"project_deploys.md", "project_shipping.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Rename{{From: "project_deploys.md", To: "project_shipping.md"}}
+	if !cmp.Equal(res.Renamed, want) || len(res.Added) > 0 || len(res.Removed) > 0 {
+		t.Errorf("renamed %v, added %v, removed %v; want only %v", res.Renamed, res.Added, res.Removed, want)
 	}
 }
