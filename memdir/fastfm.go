@@ -34,7 +34,7 @@ func (t *Topic) fastDecode(yml []byte) bool {
 	if f.Name == "" || f.Description == "" || f.Type == "" {
 		return false
 	}
-	t.Name, t.Description, t.Type, t.typeNested = f.Name, f.Description, f.Type, f.typeNested
+	t.Name, t.Description, t.Type, t.typeNested, t.modNested = f.Name, f.Description, f.Type, f.typeNested, f.modNested
 	t.Created, t.Modified, t.Private, t.Expires = f.Created, f.Modified, f.Private, f.Expires
 	t.raw = string(yml)
 	return true
@@ -48,14 +48,22 @@ func (t *Topic) setPlain(p frontmatter.Pair) bool {
 		if p.Key != metadataKey {
 			return true
 		}
+		ok := true
 		for _, n := range p.Nested {
-			if n.Key == "type" {
+			switch n.Key {
+			case "type":
 				typ, err := typesx.Parse(n.Value)
 				t.Type, t.typeNested = typ, true
-				return err == nil
+				ok = ok && err == nil
+			case "modified":
+				// Claude Code stamps metadata.modified and reads it first;
+				// a stamp that does not parse is left to the slow path.
+				m, err := parseTime(n.Value)
+				t.Modified, t.modNested = m, true
+				ok = ok && err == nil
 			}
 		}
-		return true
+		return ok
 	}
 	var err error
 	switch p.Key {
@@ -72,7 +80,11 @@ func (t *Topic) setPlain(p frontmatter.Pair) bool {
 	case "created":
 		t.Created, err = parseTime(p.Value)
 	case "modified":
-		t.Modified, err = parseTime(p.Value)
+		if !t.modNested {
+			t.Modified, err = parseTime(p.Value)
+		} else {
+			_, err = parseTime(p.Value)
+		}
 	case "expires":
 		t.Expires, err = parseDate(p.Value)
 	case "private":

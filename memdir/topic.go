@@ -34,6 +34,7 @@ type Topic struct {
 	fm         *yaml.Node // the frontmatter mapping, nil for a new topic
 	raw        string     // frontmatter text read by fastDecode, parsed into fm on Marshal
 	typeNested bool       // the type was read from metadata.type (Claude Code's layout)
+	modNested  bool       // modified was read from metadata.modified, which wins
 }
 
 // ParseError is a malformed topic file: the line (1-based, in the file) and
@@ -141,7 +142,9 @@ func (t *Topic) decode(m *yaml.Node) error {
 		case "created":
 			t.Created, err = parseTime(v.Value)
 		case "modified":
-			t.Modified, err = parseTime(v.Value)
+			if !t.modNested {
+				t.Modified, err = parseTime(v.Value)
+			}
 		case "private":
 			err = v.Decode(&t.Private)
 		case "expires":
@@ -170,14 +173,21 @@ func (t *Topic) decode(m *yaml.Node) error {
 	return nil
 }
 
-// decodeMetadata reads the type nested in a metadata mapping; a type there
-// wins over a top-level one, as in Claude Code. Other metadata keys, and a
+// decodeMetadata reads the type and the modified stamp nested in a
+// metadata mapping; each wins over a top-level one, as in Claude Code. Other metadata keys, and a
 // metadata value that is not a mapping, are only kept.
 func (t *Topic) decodeMetadata(v *yaml.Node, bad func(*yaml.Node, string, ...any) error) error {
 	if v.Kind != yaml.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
+		if v.Content[i].Value == "modified" && v.Content[i+1].Kind == yaml.ScalarNode {
+			// Claude Code stamps metadata.modified and reads it first.
+			if m, err := parseTime(v.Content[i+1].Value); err == nil {
+				t.Modified, t.modNested = m, true
+			}
+			continue
+		}
 		if v.Content[i].Value != "type" {
 			continue
 		}

@@ -261,3 +261,23 @@ func TestClaudeModifiedStamp(t *testing.T) {
 		})
 	}
 }
+
+// Claude Code stamps metadata.modified and reads it before a top-level
+// modified; so does memdir, on the fast path and the yaml path alike.
+func TestMetadataModifiedWins(t *testing.T) {
+	want := time.Date(2026, 11, 24, 9, 30, 0, 123e6, time.UTC)
+	for _, fm := range []string{
+		"name: Style\ndescription: Small PRs\nmetadata:\n  type: feedback\n  modified: 2026-11-24T09:30:00.123Z\n",
+		"name: Style\ndescription: Small PRs\nmodified: 2026-11-20T10:00:00Z\nmetadata:\n  type: feedback\n  modified: 2026-11-24T09:30:00.123Z\n",
+		"name: Style\ndescription: Small PRs\nmetadata:\n  type: feedback\n  modified: 2026-11-24T09:30:00.123Z\nmodified: 2026-11-20T10:00:00Z\n",
+		"name: Style\ndescription: 'Small PRs'\nmetadata:\n  type: feedback\n  modified: '2026-11-24T09:30:00.123Z'\nmodified: 2026-11-20T10:00:00Z\n",
+	} {
+		tp, err := ParseTopic("feedback_style.md", []byte("---\n"+fm+"---\n\nBody.\n"))
+		if err != nil {
+			t.Fatalf("%q: %v", fm, err)
+		}
+		if !tp.Modified.Equal(want) {
+			t.Errorf("%q: modified %v, want %v (metadata.modified)", fm, tp.Modified, want)
+		}
+	}
+}
