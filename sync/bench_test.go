@@ -24,7 +24,7 @@ func BenchmarkSyncNothingToDo(b *testing.B) {
 				url = gitDaemon(b, bare)
 			}
 			m := newMachine(b, url)
-			writeTopics(b, m, 1000)
+			writeTopics(b, m, "reference", 1000)
 			opts := Options{Home: m.home, Projects: []Project{{Dir: m.mem, Root: m.root}}, LockTimeout: 10 * time.Second}
 			if _, err := Sync(context.Background(), opts); err != nil {
 				b.Fatal(err)
@@ -44,13 +44,13 @@ func BenchmarkSyncNothingToDo(b *testing.B) {
 }
 
 // writeTopics writes n topic files and rebuilds the index.
-func writeTopics(b *testing.B, m *machine, n int) {
+func writeTopics(b testing.TB, m *machine, prefix string, n int) {
 	if err := canonical.ClaimRoot(m.mem, m.root); err != nil {
 		b.Fatal(err)
 	}
 	for i := 0; i < n; i++ {
-		name := fmt.Sprintf("reference_topic_%04d.md", i)
-		text := fmt.Sprintf("---\nname: Topic %d\ndescription: Reference number %d\ntype: reference\n---\n\nBody of topic %d, a few words long.\n", i, i, i)
+		name := fmt.Sprintf("reference_%s_%04d.md", prefix, i)
+		text := fmt.Sprintf("---\nname: %s %d\ndescription: Reference number %d\ntype: reference\n---\n\nBody of topic %d, a few words long.\n", prefix, i, i, i)
 		if err := os.WriteFile(filepath.Join(m.mem, name), []byte(text), 0o644); err != nil {
 			b.Fatal(err)
 		}

@@ -346,3 +346,32 @@ func TestSyncRetriesWhenAnotherMachinePushedFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncRefitsIndex merges two indexes of 150 entries each: the union
+// is over the 200-line cap, so the index is fitted, every entry still in
+// MEMORY.md or an overflow index.
+func TestSyncRefitsIndex(t *testing.T) {
+	u := "file://" + bareRemote(t)
+	a, b := newMachine(t, u), newMachine(t, u)
+	writeTopics(t, a, "alpha", 150)
+	writeTopics(t, b, "beta", 150)
+	a.sync(t)
+	res := b.sync(t)
+	if len(res.Warnings) != 0 {
+		t.Fatalf("warnings: %v", res.Warnings)
+	}
+	d := memdir.Open(b.mem, memdir.Live)
+	ix := b.read(t, "MEMORY.md")
+	if lines := strings.Count(ix, "\n"); lines > 200 {
+		t.Errorf("MEMORY.md has %d lines after the merge", lines)
+	}
+	all := ix
+	for _, f := range d.OverflowFiles() {
+		all += b.read(t, f)
+	}
+	for _, name := range []string{"reference_alpha_0000.md", "reference_alpha_0149.md", "reference_beta_0000.md", "reference_beta_0149.md"} {
+		if strings.Count(all, "("+name+")") != 1 {
+			t.Errorf("%s is listed %d times in the indexes", name, strings.Count(all, "("+name+")"))
+		}
+	}
+}

@@ -56,6 +56,9 @@ type Result struct {
 	Commit   string          `json:"commit,omitempty"`
 	Pushed   bool            `json:"pushed"`
 	Projects []ProjectResult `json:"projects"`
+	// Warnings are what went wrong after the push: an index the sync
+	// could not fit under its caps.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Sync pulls, merges and pushes the user's memory of every project
@@ -384,6 +387,8 @@ func (s *syncer) refit(res *Result) {
 		}
 		d := memdir.Open(p.Dir, "")
 		d.LockTimeout = s.o.LockTimeout
-		_, _ = d.Fit()
+		if _, err := d.Fit(); err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: fit MEMORY.md under its caps: %v (run `memdir index --fit`)", p.Identity, err))
+		}
 	}
 }

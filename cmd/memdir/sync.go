@@ -61,6 +61,9 @@ func runSync(ctx context.Context, a *app) error {
 			a.warn("%s: %s not pushed: %s", p.Identity, s.File, s.Reason)
 		}
 	}
+	for _, w := range res.Warnings {
+		a.warn("%s", w)
+	}
 	if a.json {
 		return a.writeJSON(res)
 	}
