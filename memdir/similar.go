@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/memdir/memdir/tokenize"
 )
 
 // Text similarity: the one measure memdir uses to tell whether two texts
@@ -15,11 +15,14 @@ import (
 // dream uses it to route a log entry to its topic (SameMemory) and to keep
 // one fact once (SameFact, on the facts' text).
 //
-// A text becomes a set of terms: its words, lowercased, without English
+// A text becomes a set of terms: its words (package tokenize, the
+// tokenizer search uses: case and diacritics folded, identifiers cut into
+// their parts), without English
 // stop words, with a few engineering abbreviations spelled out ("PRs" is
 // "pull requests"), every negation ("not", "never", "don't", and "instead"
-// and "rather", which say what not to do) one term "not", and each word stemmed by the Snowball English stemmer
-// (kljensen/snowball), so "mocks", "mocked" and "mocking" are one term.
+// and "rather", which say what not to do) one term "not", and each word
+// stemmed as search stems it (tokenize.Stem, the Snowball English
+// stemmer), so "mocks", "mocked" and "mocking" are one term.
 // Words with digits stay whole: they are numbers, versions, dates.
 //
 // Two bags of terms are compared by what they share: over the smaller one
@@ -195,31 +198,25 @@ func eachTerm(s string, fn func(string)) {
 	}
 }
 
-// splitWords splits s into lowercase words: runs of letters and digits,
-// an apostrophe between letters kept inside ("don't").
+// splitWords splits s into its words as the tokenizer gives them,
+// lowercased first (so camelCase stays one word), a compound's parts
+// without its whole: runs of letters and digits, an apostrophe between
+// letters kept inside ("don't").
 func splitWords(s string) []string {
 	var out []string
-	var cur []rune
-	runes := []rune(strings.ToLower(s))
-	for i, r := range runes {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			cur = append(cur, r)
-			continue
-		case (r == '\'' || r == '’') && len(cur) > 0 && i+1 < len(runes) && unicode.IsLetter(runes[i+1]):
-			cur = append(cur, '\'')
-			continue
+	tk := tokenizers.Get().(*tokenize.Tokenizer)
+	defer tokenizers.Put(tk)
+	tk.Each(strings.ToLower(s), 0, func(w tokenize.Word) {
+		if !w.Whole {
+			out = append(out, w.Folded)
 		}
-		if len(cur) > 0 {
-			out = append(out, string(cur))
-			cur = cur[:0]
-		}
-	}
-	if len(cur) > 0 {
-		out = append(out, string(cur))
-	}
+	})
 	return out
 }
+
+// tokenizers keeps tokenizers for reuse: one is not safe for concurrent
+// use.
+var tokenizers = sync.Pool{New: func() any { return tokenize.NewShared() }}
 
 // wordTerms returns the terms one lowercase word gives: none for a stop
 // word, "not" for a negation, the stems of an abbreviation's words, else
@@ -287,37 +284,8 @@ func setOf(words string) map[string]bool {
 	return m
 }
 
-// stemCache remembers stems: Snowball takes microseconds a word, and a
-// duplicate check meets the same words again and again. It is dropped
-// whole when it grows past stemCacheMax.
-var stemCache = struct {
-	sync.RWMutex
-	m map[string]string
-}{m: map[string]string{}}
-
-const stemCacheMax = 100_000
-
-// stem returns the Snowball English stem of a word of plain ASCII letters
-// longer than two, else the word.
-func stem(w string) string {
-	if len(w) <= 2 || !plainLetters(w) {
-		return w
-	}
-	stemCache.RLock()
-	s, ok := stemCache.m[w]
-	stemCache.RUnlock()
-	if ok {
-		return s
-	}
-	s = english.Stem(w, false)
-	stemCache.Lock()
-	if len(stemCache.m) >= stemCacheMax {
-		stemCache.m = map[string]string{}
-	}
-	stemCache.m[w] = s
-	stemCache.Unlock()
-	return s
-}
+// stem is the shared stemmer's term for a word.
+func stem(w string) string { return tokenize.Stem(w) }
 
 func plainLetters[S string | []byte](w S) bool {
 	for i := 0; i < len(w); i++ {

@@ -17,7 +17,8 @@ func TestTermsOf(t *testing.T) {
 		{"Use tabs instead of spaces", "use tab not space"},
 		{"The team's API v2 is at 100 rps", "team api v2 100 rps"},
 		{"it'll be fine, I'm sure", "fine sure"},
-		{"Über café", "über café"},
+		{"Über café", "uber cafe"},                            // folded as search folds them
+		{"Müller's api-latency fix", "muller api latenc fix"}, // cut as search cuts them
 	} {
 		if got := strings.Join(TermList(tc.text), " "); got != tc.want {
 			t.Errorf("TermList(%q) = %q, want %q", tc.text, got, tc.want)

@@ -40,7 +40,7 @@ type docTerm struct {
 
 func newBuilder(id, baseID uint64) *builder {
 	return &builder{
-		tk:       &tokenizer{stems: make(map[string]string, 4096)},
+		tk:       newTokenizer(),
 		id:       id,
 		baseID:   baseID,
 		terms:    make(map[string]*plist, 4096),

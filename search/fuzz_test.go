@@ -5,7 +5,6 @@ import (
 	"hash/crc32"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/memdir/memdir/memdir"
 )
@@ -73,71 +72,6 @@ func TestPlainWordsParse(t *testing.T) {
 			t.Errorf("parseQuery(%q): %v", s, err)
 		}
 	}
-}
-
-// FuzzTokenize checks the tokenizer against a plain oracle: for ASCII
-// text whose letter-and-digit runs are short, the parts it gives, joined,
-// are exactly the text's letters and digits, lowercased, in order. For
-// any text, offsets lie inside it and the parts' positions go forward.
-func FuzzTokenize(f *testing.F) {
-	for _, s := range []string{"Hello, World!", "api-latency MAX_RETRIES getUserName", "Müller straße", "team's don’t", "日本語", "a..b--c__d", "x\x00y"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var parts strings.Builder
-		last := -1
-		newTokenizer().each(s, 0, func(w word) {
-			if w.start < 0 || w.end > len(s) || w.start >= w.end || w.folded == "" || w.term == "" {
-				t.Fatalf("tokens of %q: bad word %+v", s, w)
-			}
-			if w.whole {
-				return // a compound's whole stands at its first part
-			}
-			if w.pos <= last {
-				t.Fatalf("tokens of %q: position %d after %d", s, w.pos, last)
-			}
-			last = w.pos
-			parts.WriteString(strings.ReplaceAll(w.folded, "'", ""))
-		})
-		if !isASCII(s) || hasLongRun(s) {
-			return
-		}
-		var want strings.Builder
-		for _, c := range []byte(strings.ToLower(s)) {
-			if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
-				want.WriteByte(c)
-			}
-		}
-		if parts.String() != want.String() {
-			t.Fatalf("tokens of %q: parts %q, want %q", s, parts.String(), want.String())
-		}
-	})
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// hasLongRun reports a run of letters, digits and apostrophes longer
-// than a word may be.
-func hasLongRun(s string) bool {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '\'' {
-			if n++; n > maxWordBytes {
-				return true
-			}
-		} else {
-			n = 0
-		}
-	}
-	return false
 }
 
 // FuzzDecodeSegment feeds the index reader damaged files whose checksum

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,7 +18,7 @@ func liveDocs(v *view) ([]string, int, [numFields]float64) {
 	var out []string
 	v.each(func(_ int32, s *segment, i int) {
 		d := s.doc(i)
-		out = append(out, s.srcPath(int(d.src))+"#"+itoa(int(d.entry))+" "+d.name)
+		out = append(out, s.srcPath(int(d.src))+"#"+strconv.Itoa(int(d.entry))+" "+d.name)
 	})
 	slices.Sort(out)
 	return out, v.live, v.avg
@@ -93,7 +94,7 @@ func TestDeltaMatchesRebuild(t *testing.T) {
 	}
 	check("delta", true)
 	for i := range compactAt(len(files)) + 1 {
-		edit("project_more_"+itoa(i)+".md", topicFile("project", "More "+itoa(i), "Filler", "Filler body."))
+		edit("project_more_"+strconv.Itoa(i)+".md", topicFile("project", "More "+strconv.Itoa(i), "Filler", "Filler body."))
 	}
 	check("compacted", false)
 }
