@@ -375,3 +375,18 @@ func TestSyncRefitsIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncCleansAKilledSyncsMergeDir leaves a merge directory as a killed
+// sync would: the next sync, holding the lock, removes it and its own.
+func TestSyncCleansAKilledSyncsMergeDir(t *testing.T) {
+	a := newMachine(t, "file://"+bareRemote(t))
+	a.add(t, typesx.User, "Role", "A data scientist.", false)
+	left := filepath.Join(a.home, Folder, ".merge-123")
+	if err := os.MkdirAll(left, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	a.sync(t)
+	if got, _ := filepath.Glob(filepath.Join(a.home, Folder, ".merge-*")); len(got) != 0 {
+		t.Errorf("merge directories left: %v", got)
+	}
+}

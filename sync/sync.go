@@ -119,6 +119,12 @@ func (s *syncer) init() error {
 			return err
 		}
 	}
+	// Under the sync lock, a merge directory left behind is a killed
+	// sync's.
+	stale, _ := filepath.Glob(filepath.Join(s.o.Home, Folder, ".merge-*"))
+	for _, d := range stale {
+		_ = os.RemoveAll(d)
+	}
 	tmp, err := os.MkdirTemp(filepath.Join(s.o.Home, Folder), ".merge-")
 	if err != nil {
 		return fmt.Errorf("sync: %w", err)
