@@ -54,8 +54,21 @@ type AddResult struct {
 	Type         typesx.Type    `json:"type"`
 	Name         string         `json:"name"`          // the topic's own name (a similar topic keeps it); the entry's title in log mode
 	IndexUpdated bool           `json:"index_updated"` // MEMORY.md or an overflow index was rewritten (never in log mode)
+	// ListedIn is the overflow index that lists the topic when MEMORY.md,
+	// at its load caps, does not (as `index --fit` places it); "" when
+	// MEMORY.md lists it, or for a private topic or log mode.
+	ListedIn string `json:"listed_in,omitempty"`
 	Pressure     index.Pressure `json:"-"`
 	Warning      string         `json:"warning,omitempty"` // index pressure message, if any
+}
+
+// Where says, for a person, where the topic's index line went when it is
+// not in MEMORY.md; "" when it is.
+func (r AddResult) Where() string {
+	if r.ListedIn == "" {
+		return ""
+	}
+	return "listed in " + r.ListedIn + ": MEMORY.md is at its load caps, so agents find it through that index"
 }
 
 // Body renders the text of a memory with its optional why and how lines.

@@ -114,6 +114,9 @@ func (d *Dir) addOnce(req AddRequest) (AddResult, addWrites, error) {
 	if w.overflow, err = d.placeEntryIn(ix, t, over); err != nil {
 		return res, w, err
 	}
+	if _, inMain := ix.Lookup(t.File); !inMain && !t.Private {
+		res.ListedIn = index.OverflowFile(t.Type)
+	}
 	data, err := d.writeIndex(ix, old)
 	if err != nil {
 		return res, w, err

@@ -112,6 +112,9 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 	default:
 		fmt.Fprintf(a.out, "%s %s\n", res.Action, res.File)
 	}
+	if w := res.Where(); w != "" {
+		fmt.Fprintf(a.out, "%s\n", w)
+	}
 	return nil
 }
 

@@ -103,6 +103,9 @@ func (a *app) capturePrompt(in capture.Input) error {
 		return err
 	default:
 		where, detail := res.File, res.File+", "+string(res.Action)
+		if w := res.Where(); w != "" {
+			detail += "; " + w
+		}
 		if res.Action == memdir.Logged {
 			where = res.Log + ", for the next dream"
 			detail = "logged to " + where
