@@ -31,11 +31,10 @@ func sum(b []byte) string {
 }
 
 func (s *Server) editForm(w http.ResponseWriter, r *http.Request) {
-	pg, ok := s.start(w, r, "topic")
+	pg, file, ok := s.startTopic(w, r)
 	if !ok {
 		return
 	}
-	file := topicFile(r)
 	data, err := s.readTopic(pg, file)
 	if err != nil {
 		s.fail(w, pg, statusOf(err), err)
@@ -47,9 +46,6 @@ func (s *Server) editForm(w http.ResponseWriter, r *http.Request) {
 
 // readTopic reads a topic file the request names.
 func (s *Server) readTopic(pg *page, file string) ([]byte, error) {
-	if file == "" {
-		return nil, fmt.Errorf("not a topic file name: %w", memdir.ErrNotFound)
-	}
 	return atomicfile.ReadInside(pg.Project.Dir.Path, file)
 }
 
@@ -58,11 +54,10 @@ func (s *Server) readTopic(pg *page, file string) ([]byte, error) {
 // stamp, the index line) against the content the editor started from, so
 // a change made meanwhile is never lost.
 func (s *Server) edit(w http.ResponseWriter, r *http.Request) {
-	pg, ok := s.start(w, r, "topic")
+	pg, file, ok := s.startTopic(w, r)
 	if !ok {
 		return
 	}
-	file := topicFile(r)
 	orig, err := s.readTopic(pg, file)
 	if err != nil {
 		s.fail(w, pg, statusOf(err), err)
@@ -95,11 +90,10 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request) {
 
 // forget removes a topic and its index line, as `memdir rm` does.
 func (s *Server) forget(w http.ResponseWriter, r *http.Request) {
-	pg, ok := s.start(w, r, "topic")
+	pg, file, ok := s.startTopic(w, r)
 	if !ok {
 		return
 	}
-	file := topicFile(r)
 	if file == "" {
 		s.fail(w, pg, http.StatusNotFound, errors.New("not a topic file name"))
 		return
@@ -115,11 +109,10 @@ func (s *Server) forget(w http.ResponseWriter, r *http.Request) {
 // does: the version passes the secret scan and Dir.Replace, and the commit
 // says where it came from.
 func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
-	pg, ok := s.start(w, r, "topic")
+	pg, file, ok := s.startTopic(w, r)
 	if !ok {
 		return
 	}
-	file := topicFile(r)
 	if err := s.restoreAt(pg.Project.Dir, file, r.PostFormValue("rev")); err != nil {
 		s.fail(w, pg, statusOf(err), err)
 		return
@@ -128,8 +121,8 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) restoreAt(d *memdir.Dir, file, rev string) error {
-	if file == "" || rev == "" {
-		return &memdir.InputError{Msg: "restore needs a topic file and a commit"}
+	if rev == "" {
+		return &memdir.InputError{Msg: "restore needs a commit"}
 	}
 	repo, err := memgit.Open(d.Path, s.opts.Git)
 	if err != nil {

@@ -88,6 +88,21 @@ func (s *Server) fail(w http.ResponseWriter, pg *page, code int, err error) {
 	s.tmpl.render(w, code, "error", "", pg)
 }
 
+// startTopic is start for a topic's page or action: it also resolves the
+// topic file the request names.
+func (s *Server) startTopic(w http.ResponseWriter, r *http.Request) (*page, string, bool) {
+	pg, ok := s.start(w, r, "topic")
+	if !ok {
+		return nil, "", false
+	}
+	file := topicFile(r)
+	if file == "" {
+		s.fail(w, pg, http.StatusNotFound, errors.New("not a topic file name"))
+		return nil, "", false
+	}
+	return pg, file, true
+}
+
 // topicFile is the request's topic file name, or "" when it is not one.
 func topicFile(r *http.Request) string {
 	f := r.PathValue("file")

@@ -40,13 +40,8 @@ type change struct {
 }
 
 func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
-	pg, ok := s.start(w, r, "topic")
+	pg, file, ok := s.startTopic(w, r)
 	if !ok {
-		return
-	}
-	file := topicFile(r)
-	if file == "" {
-		s.fail(w, pg, http.StatusNotFound, errors.New("not a topic file name"))
 		return
 	}
 	d := pg.Project.Dir
