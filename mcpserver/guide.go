@@ -21,7 +21,8 @@ reads one whole, memory_list lists them, memory_timeline shows what changed
 around a date, memory_stats counts them. Save with memory_add (it updates a
 matching memory instead of duplicating it); remove with memory_forget.
 A subagent or role keeps its own memory apart by passing agent_type (and
-scope) to memory_add, memory_show, memory_forget and memory_list.
+scope) to memory_add, memory_search, memory_show, memory_forget,
+memory_list and memory_timeline.
 
 If this session began without the project's memory (no MEMORY.md in your
 context), the agent may not have run memdir's session-start hook: Codex runs

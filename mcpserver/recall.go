@@ -15,6 +15,7 @@ import (
 
 // searchInput is a memory_search query.
 type searchInput struct {
+	agentInput
 	Query string     `json:"query" jsonschema:"words to look for; \"exact phrases\", prefix*, OR, NOT and parentheses work"`
 	Type  memoryType `json:"type,omitempty" jsonschema:"only memories of this type"`
 	Limit int        `json:"limit,omitempty" jsonschema:"at most this many results (default 10)"`
@@ -31,7 +32,7 @@ type searchOutput struct {
 // stay out, as they do by default there.
 func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
 	out := searchOutput{Results: []search.Hit{}}
-	p, err := s.project(ctx, req.Session)
+	p, err := s.project(ctx, req.Session, in.agent())
 	if err != nil {
 		return nil, out, err
 	}
@@ -72,6 +73,7 @@ func day(what, v string, d *memdir.Dir) (string, error) {
 
 // timelineInput is the point memory_timeline looks around.
 type timelineInput struct {
+	agentInput
 	Around string `json:"around,omitempty" jsonschema:"a day (YYYY-MM-DD, today, yesterday or Nd for N days ago) or a memory's name or file; default: now"`
 	Span   string `json:"span,omitempty" jsonschema:"how far to look on each side: Nd, Nw or Nh (default 3d)"`
 }
@@ -86,7 +88,7 @@ func (s *Server) timeline(ctx context.Context, req *mcp.CallToolRequest, in time
 			return nil, nil, fmt.Errorf("span: %w", err)
 		}
 	}
-	p, err := s.project(ctx, req.Session)
+	p, err := s.project(ctx, req.Session, in.agent())
 	if err != nil {
 		return nil, nil, err
 	}
