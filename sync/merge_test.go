@@ -390,3 +390,31 @@ func TestSyncCleansAKilledSyncsMergeDir(t *testing.T) {
 		t.Errorf("merge directories left: %v", got)
 	}
 }
+
+// TestSyncEditBeatsRemoval: A removes a topic while B edits it. The edit
+// stays, on both machines, with its line in MEMORY.md.
+func TestSyncEditBeatsRemoval(t *testing.T) {
+	u := "file://" + bareRemote(t)
+	a, b := newMachine(t, u), newMachine(t, u)
+	file := a.add(t, typesx.Project, "Freeze", "Merge freeze Thursday.", false)
+	a.sync(t)
+	b.sync(t)
+	if _, err := memdir.Open(a.mem, memdir.Live).RemoveTopic(file); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(b.read(t, file), "Merge freeze Thursday.", "Merge freeze moved to Friday.", 1)
+	if err := os.WriteFile(filepath.Join(b.mem, file), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a.sync(t)
+	b.sync(t)
+	a.sync(t)
+	for _, m := range []*machine{a, b} {
+		if got := m.read(t, file); !strings.Contains(got, "moved to Friday") {
+			t.Errorf("%s: %s = %q", m.home, file, got)
+		}
+		if ix := m.read(t, "MEMORY.md"); strings.Count(ix, "("+file+")") != 1 {
+			t.Errorf("%s: MEMORY.md does not list %s once:\n%s", m.home, file, ix)
+		}
+	}
+}

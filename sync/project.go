@@ -161,6 +161,7 @@ func (p *projectSync) mergeAll() error {
 			return fmt.Errorf("%s: %w", n, err)
 		}
 	}
+	p.reconcileIndex()
 	return nil
 }
 

@@ -1,0 +1,96 @@
+package memsync
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/memdir"
+)
+
+// conflictCopy matches the name of a kept conflict version, which the
+// index does not list (lint reports it until a person merges it).
+var conflictCopy = regexp.MustCompile(`\.conflict-[0-9a-f]{7}\.md$`)
+
+// final is a file as the memory directory will hold it after the sync.
+func (p *projectSync) final(n string) ([]byte, bool) {
+	if d, ok := p.writes[n]; ok {
+		return d, d != nil
+	}
+	d, ok := p.local[n]
+	return d, ok
+}
+
+// reconcileIndex makes MEMORY.md match the topics the merge leaves: a
+// topic kept because one side changed it while the other removed it gets
+// its line back, and a line whose topic is gone goes. Entries in an
+// overflow index count as listed.
+func (p *projectSync) reconcileIndex() {
+	listed := map[string]bool{}
+	files := p.finalNames()
+	for _, n := range files {
+		if isIndex(n) {
+			data, _ := p.final(n)
+			for _, e := range index.Parse(data).Entries() {
+				listed[e.File] = true
+			}
+		}
+	}
+	data, _ := p.final(memdir.IndexFile)
+	ix := index.Parse(data)
+	changed := false
+	present := map[string]bool{}
+	for _, n := range files {
+		present[n] = true
+		if isIndex(n) || listed[n] || conflictCopy.MatchString(n) {
+			continue
+		}
+		body, _ := p.final(n)
+		if t, err := memdir.ParseTopic(n, body); err == nil {
+			ix.Upsert(index.Entry{Title: t.Name, File: n, Hook: t.Description})
+			changed = true
+		}
+	}
+	for _, e := range ix.Entries() {
+		if !present[e.File] && Synced(e.File) && !isIndex(e.File) {
+			ix.Remove(e.File)
+			changed = true
+		}
+	}
+	if !changed {
+		return
+	}
+	merged := ix.Bytes()
+	p.toLocal(memdir.IndexFile, merged, true)
+	pushed := merged
+	if len(p.excluded) > 0 {
+		out := index.Parse(merged)
+		for f := range p.excluded {
+			out.Remove(f)
+		}
+		pushed = out.Bytes()
+	}
+	key := p.folder + "/" + memdir.IndexFile
+	if blobID(pushed) == p.remote[key] {
+		delete(p.push, key)
+	} else {
+		p.toRemote(memdir.IndexFile, pushed, true)
+	}
+}
+
+// finalNames lists the synced files the memory directory will hold.
+func (p *projectSync) finalNames() []string {
+	var out []string
+	for n := range p.local {
+		if _, ok := p.final(n); ok {
+			out = append(out, n)
+		}
+	}
+	for n, d := range p.writes {
+		if _, had := p.local[n]; !had && d != nil {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
