@@ -73,7 +73,7 @@ type overflowIndex struct {
 }
 
 // maxListed is the most entries a page lists in one list.
-const maxListed = 500
+const maxListed = 200
 
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	pg, ok := s.start(w, r, "index")
