@@ -76,7 +76,7 @@ func (l *Live) Search(ctx context.Context, q Query) ([]Hit, error) {
 		return nil, err
 	}
 	if !q.NoRecall && len(files) > 0 {
-		l.Recall(files...)
+		l.recall(files)
 	}
 	if time.Since(l.flushedAt) >= RecallFlushEvery {
 		_ = l.flush() // counting is a nicety: never fail a search for it
@@ -104,9 +104,19 @@ func (l *Live) fresh() bool {
 	return false
 }
 
-// Recall counts topic files as recalled now, in memory until the next
-// flush.
+// Recall counts topic files as recalled now (as Index.Recall does), in
+// memory until the next flush: for a long-running process's reads, such
+// as the MCP server's memory_show.
 func (l *Live) Recall(files ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.recall(files)
+	if time.Since(l.flushedAt) >= RecallFlushEvery {
+		_ = l.flush()
+	}
+}
+
+func (l *Live) recall(files []string) {
 	if l.pending == nil {
 		l.pending = map[string]recall{}
 	}

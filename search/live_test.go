@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -132,11 +133,15 @@ func TestLiveWritesNothing(t *testing.T) {
 	if l.scans != 1 {
 		t.Fatalf("%d scans, want 1", l.scans)
 	}
+	l.Recall("project_deploy.md") // a show
+	if after := treeStamps(t, d.Path); !cmp.Equal(after, before) {
+		t.Fatalf("a recall changed the memory directory:\n%s", cmp.Diff(before, after))
+	}
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if got := Open(d).loadRecalls()["project_deploy.md"].count; got != 5 {
-		t.Fatalf("recalls after Close = %d, want 5", got)
+	if got := Open(d).loadRecalls()["project_deploy.md"].count; got != 6 {
+		t.Fatalf("recalls after Close = %d, want 6", got)
 	}
 }
 
@@ -159,4 +164,31 @@ func treeStamps(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestLiveConcurrent runs searches and recalls side by side (for -race):
+// every count reaches the recall file at Close.
+func TestLiveConcurrent(t *testing.T) {
+	d := newDir(t, map[string]string{
+		"project_deploy.md": topicFile("project", "Deploy", "How we deploy", "Deploys go through the canary."),
+	})
+	l := OpenLive(d)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 5 {
+				if _, err := l.Search(context.Background(), Query{Text: "canary"}); err != nil {
+					t.Error(err)
+				}
+				l.Recall("project_deploy.md")
+			}
+		})
+	}
+	wg.Wait()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := Open(d).loadRecalls()["project_deploy.md"].count; got != 40 {
+		t.Fatalf("recalls after Close = %d, want 40", got)
+	}
 }
