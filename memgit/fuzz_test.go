@@ -227,7 +227,7 @@ func TestTreeOrder(t *testing.T) {
 func FuzzStateRecords(f *testing.F) {
 	f.Add(formatOwner(lockOwner{proc: proc.ID{PID: 42, Start: "1234"}, file: fileID{dev: 2049, ino: 77}}))
 	f.Add(formatOwner(lockOwner{proc: proc.ID{PID: 42}, file: fileID{ino: 1}}))
-	f.Add(formatPackState(packState{loose: 1 << 20, last: time.Unix(1795341845, 0)}))
+	f.Add(formatPackState(packState{loose: 1 << 20, last: time.Unix(1795341845, 0), reused: 3}))
 	f.Add("proc 42 1 2\ndev 1\nino 1\n")
 	f.Add("pid -1\nstart x\ndev 0\nino 0\n")
 	f.Fuzz(func(t *testing.T, data string) {

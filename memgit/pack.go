@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // A memory directory that is a repository of its own is committed to on
@@ -28,10 +29,17 @@ import (
 //     least looseFloor) and the last pack is an hour old, it packs; past
 //     looseCeiling, or past git's own gc.auto count (6,700 loose objects,
 //     estimated from objects/17 as git does), it packs at once;
-//   - a pack holds the loose objects (git repack -d); once there are more
-//     than maxPacks packs, everything goes into one (git repack -A -d),
-//     reusing the deltas the packs hold. Packs with a .keep file are left
-//     alone.
+//   - a pack rewrites the loose objects and every pack but the largest
+//     (the base) into one recent pack, reusing the deltas the packs hold,
+//     so it costs what changed since the base was written; once the
+//     recent objects are as many as the base's, everything is packed into
+//     a new base. Packs with a .keep file are left alone;
+//   - reused deltas chain: each pack makes the newest version of a big
+//     object the base of the one before, so chains grow by one per pack.
+//     Every maxReused packs the recent pack's deltas are searched afresh,
+//     which go-git caps at depth 50, so no chain grows past about a
+//     hundred. (A fresh search of every object costs minutes at 10,000
+//     topics, a fresh search of each recent pack seconds per commit.)
 //
 // The packs are go-git's: its packfile encoder (a delta search over
 // packWindow objects, git's default) writes through the storage's
@@ -51,8 +59,8 @@ const (
 	looseShare      = 4 // pack once loose bytes reach 1/looseShare of the packs
 	packInterval    = time.Hour
 	gcAutoLimit     = 6700 // git's gc.auto default
-	maxPacks        = 10
-	packWindow      = 10 // git's pack.window default
+	packWindow      = 10   // git's pack.window default
+	maxReused       = 50   // packs reusing deltas before one searches afresh
 	packStateFile   = "memdir-pack"
 	estimateFanout  = "17" // the objects/ directory git samples
 	estimateBuckets = 256
@@ -62,10 +70,12 @@ const (
 func (r *Repo) packDir() string { return filepath.Join(r.objectsDir(), "pack") }
 
 // packState is memgit's record of loose bytes written since the last
-// pack, and when that was.
+// pack, when that was, and how many packs since the last one that
+// searched every delta of the recent pack afresh.
 type packState struct {
-	loose int64
-	last  time.Time
+	loose  int64
+	last   time.Time
+	reused int
 }
 
 func (r *Repo) readPackState() packState {
@@ -86,7 +96,7 @@ func formatPackState(st packState) string {
 	if !st.last.IsZero() {
 		last = st.last.Unix()
 	}
-	return fmt.Sprintf("loose %d\nlast %d\n", st.loose, last)
+	return fmt.Sprintf("loose %d\nlast %d\nreused %d\n", st.loose, last, st.reused)
 }
 
 // parsePackState reads the state file; anything else is the zero state
@@ -94,7 +104,8 @@ func formatPackState(st packState) string {
 func parsePackState(data string) packState {
 	var st packState
 	var last int64
-	if _, err := fmt.Sscanf(data, "loose %d\nlast %d\n", &st.loose, &last); err != nil || st.loose < 0 || last < 0 {
+	if _, err := fmt.Sscanf(data, "loose %d\nlast %d\nreused %d\n", &st.loose, &last, &st.reused); err != nil ||
+		st.loose < 0 || last < 0 || st.reused < 0 {
 		return packState{}
 	}
 	if last > 0 {
@@ -128,10 +139,15 @@ func (r *Repo) maybePack(written int64) (bool, error) {
 	if err := r.writePackState(st); err != nil || !due {
 		return false, err
 	}
-	if err := r.pack(packs); err != nil {
+	fresh := st.reused >= maxReused
+	if err := r.pack(packs, fresh); err != nil {
 		return false, err
 	}
-	return true, r.writePackState(packState{last: now})
+	st = packState{last: now, reused: st.reused + 1}
+	if fresh {
+		st.reused = 0
+	}
+	return true, r.writePackState(st)
 }
 
 // looseEstimate estimates the number of loose objects the way git gc
@@ -185,12 +201,13 @@ func (r *Repo) packs() ([]packInfo, error) {
 	return out, nil
 }
 
-// pack writes the loose objects, and once there are more than maxPacks
-// packs those of every pack without a .keep file too, into one new pack,
-// then deletes them from where they were.
-func (r *Repo) pack(packs []packInfo) error {
+// pack packs the loose objects and every pack but the base into one
+// (fresh: searching their deltas anew), or everything into a new base
+// once the rest holds as many objects as the base (see above), then
+// deletes them from where they were.
+func (r *Repo) pack(packs []packInfo, fresh bool) error {
 	r.removeOrphanIndexes()
-	var hashes, loose []plumbing.Hash
+	var loose []plumbing.Hash
 	err := r.st.ForEachObjectHash(func(h plumbing.Hash) error {
 		loose = append(loose, h)
 		return nil
@@ -198,34 +215,50 @@ func (r *Repo) pack(packs []packInfo) error {
 	if err != nil {
 		return err
 	}
-	hashes = append(hashes, loose...)
-	var old []packInfo
-	if len(packs)+1 > maxPacks {
-		seen := make(map[plumbing.Hash]bool, len(loose))
-		for _, h := range loose {
-			seen[h] = true
+	contents := map[string][]plumbing.Hash{}
+	var base *packInfo
+	var rest []packInfo
+	for i, p := range packs {
+		if p.keep {
+			continue
 		}
-		for _, p := range packs {
-			if p.keep {
-				continue
+		if contents[p.name], err = r.packHashes(p.name); err != nil {
+			return err
+		}
+		if base == nil || p.size > base.size {
+			if base != nil {
+				rest = append(rest, *base)
 			}
-			old = append(old, p)
-			hs, err := r.packHashes(p.name)
-			if err != nil {
-				return err
-			}
-			for _, h := range hs {
-				if !seen[h] {
-					seen[h] = true
-					hashes = append(hashes, h)
-				}
+			base = &packs[i]
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	n := len(loose)
+	for _, p := range rest {
+		n += len(contents[p.name])
+	}
+	all := base != nil && n >= len(contents[base.name])
+	if all {
+		rest = append(rest, *base)
+	}
+	hashes := append([]plumbing.Hash(nil), loose...)
+	seen := make(map[plumbing.Hash]bool, n)
+	for _, h := range loose {
+		seen[h] = true
+	}
+	for _, p := range rest {
+		for _, h := range contents[p.name] {
+			if !seen[h] {
+				seen[h] = true
+				hashes = append(hashes, h)
 			}
 		}
 	}
 	if len(hashes) == 0 {
 		return nil
 	}
-	name, err := r.writePack(hashes)
+	name, err := r.writePack(hashes, all || !fresh) // searching all afresh costs too much
 	if err != nil {
 		return fmt.Errorf("write pack: %w", err)
 	}
@@ -233,7 +266,7 @@ func (r *Repo) pack(packs []packInfo) error {
 	for _, h := range loose {
 		_ = r.st.DeleteLooseObject(h)
 	}
-	for _, p := range old {
+	for _, p := range rest {
 		if p.name != name {
 			r.removePack(p.name)
 		}
@@ -242,10 +275,15 @@ func (r *Repo) pack(packs []packInfo) error {
 	return nil
 }
 
+// objectsOnly hides the deltas packs hold from go-git's encoder, so that
+// it searches every object for a delta afresh.
+type objectsOnly struct{ storer.EncodedObjectStorer }
+
 // writePack packs the given objects with go-git's encoder through the
-// storage's PackfileWriter, syncs the pack and its index, and returns the
-// pack's name.
-func (r *Repo) writePack(hashes []plumbing.Hash) (string, error) {
+// storage's PackfileWriter, reusing the deltas packs hold or searching
+// them all afresh, syncs the pack and its index, and returns the pack's
+// name.
+func (r *Repo) writePack(hashes []plumbing.Hash, reuse bool) (string, error) {
 	if err := os.MkdirAll(r.packDir(), 0o755); err != nil {
 		return "", err
 	}
@@ -254,7 +292,11 @@ func (r *Repo) writePack(hashes []plumbing.Hash) (string, error) {
 		return "", err
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	sum, err := packfile.NewEncoder(bw, r.st, false).Encode(hashes, packWindow)
+	var src storer.EncodedObjectStorer = r.st.Storage
+	if !reuse {
+		src = objectsOnly{src}
+	}
+	sum, err := packfile.NewEncoder(bw, src, false).Encode(hashes, packWindow)
 	if err == nil {
 		err = bw.Flush()
 	}
