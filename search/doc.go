@@ -73,12 +73,14 @@
 // 3, segment.go) that a search reads where they lie, in the file's bytes
 // as read (os.ReadFile-like, through atomicfile's size-capped reader);
 // strings point into those bytes, which nothing writes to again. Mapping
-// the file instead saved about a third of a fresh search's CPU on this
-// project's VM (at 10,000 topics: 77-93 ms against 126-155 ms of task
-// clock, perf stat), but a fresh search reading the file stays inside its
-// budget (0.49x the wall time of `grep -ril` over the same files, against
-// 0.40x mapped; scripts/bench-search, a loaded 2-core machine), so the
-// mapping, its fault guard and the raw fstatat were dropped.
+// the file instead (and statting through a raw fstatat) cost less: on
+// this project's loaded 2-core VM at 10,000 topics, a fresh search took
+// 77-93 ms of task clock mapped against 126-165 ms read, and grep -ril
+// 126-143 ms (perf stat); wall-time ratios to grep were 0.40x-0.61x
+// mapped and 0.49x-1.25x read (scripts/bench-search and interleaved
+// runs), too noisy there to settle the 0.6x budget. The mapping needed a
+// fault guard (SetPanicOnFault), a panic relay across workers and unsafe
+// system calls; it was dropped for plain reads.
 //
 // # Why not a library
 //
@@ -89,12 +91,13 @@
 // (FTS5, bm25) adds 7.1 MB to the binary and runs 1.2 to 4.2 ms of
 // package initialisation in every process (modernc.org/libc and
 // sqlite/lib; the sum of all package inits is 4.1 ms against 0.6 ms for
-// hello world, best of 40 runs, GODEBUG=inittrace=1), where issue 9's
-// budget for `memdir --version` is 2x a hello-world process, about 1 ms
-// more; the issue's own probe put bleve v2 at about 20 ms. Used instead:
+// hello world, best of 40 runs, GODEBUG=inittrace=1), where memdir's
+// start-up budget then was 2x a hello-world process, about 1 ms more;
+// bleve v2 measured about 20 ms. Used instead:
 // github.com/kljensen/snowball (no package initialisation, +0.5 MB) and
 // this package, whose own initialisation is empty (no maps, regexps or
 // replacers at package level). Diacritic folding is a table generated
-// once from golang.org/x/text/unicode/norm's decompositions (fold.go),
-// since that module is not among memdir's dependencies.
+// once from golang.org/x/text/unicode/norm's decompositions (package
+// tokenize, which search and similarity share), since that module is not
+// among memdir's dependencies.
 package search
