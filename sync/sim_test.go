@@ -1,0 +1,166 @@
+package memsync
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/typesx"
+)
+
+// TestSyncSimulation runs three machines (three homes, the project at
+// three paths) through random adds, edits, removals and syncs in random
+// order, then lets each sync twice, and checks: every machine holds the
+// same files; every topic nobody removed is there once, with its line in
+// the index; every line appended to such a topic survives somewhere;
+// no conflict markers; MEMORY.md within its caps; git fsck clean.
+// MEMDIR_SIM_SEED and MEMDIR_SIM_OPS change the run.
+func TestSyncSimulation(t *testing.T) {
+	seed, ops := uint64(21), 60
+	if s, err := strconv.ParseUint(os.Getenv("MEMDIR_SIM_SEED"), 10, 64); err == nil {
+		seed = s
+	}
+	if n, err := strconv.Atoi(os.Getenv("MEMDIR_SIM_OPS")); err == nil {
+		ops = n
+	}
+	rng := rand.New(rand.NewPCG(seed, seed))
+	bare := bareRemote(t)
+	ms := []*machine{newMachine(t, "file://"+bare), newMachine(t, "file://"+bare), newMachine(t, "file://"+bare)}
+	removed := map[string]bool{}
+	lines := map[string][]string{} // topic file -> lines appended to it
+	counts := map[string]int{}
+	for i := 0; i < ops; i++ {
+		k := rng.IntN(len(ms))
+		m := ms[k]
+		known := simTopics(t, m)
+		switch op := rng.IntN(10); {
+		case op < 3 || len(known) == 0:
+			name := fmt.Sprintf("m%d n%d", k, i)
+			m.add(t, typesx.Reference, name, "Fact "+name+".", false)
+			counts["add"]++
+		case op < 6:
+			f := known[rng.IntN(len(known))]
+			line := fmt.Sprintf("Edit %d by m%d.", i, k)
+			simAppend(t, m, f, line)
+			lines[f] = append(lines[f], line)
+			counts["edit"]++
+		case op < 7:
+			f := known[rng.IntN(len(known))]
+			if _, err := memdir.Open(m.mem, memdir.Live).RemoveTopic(f); err != nil {
+				t.Fatal(err)
+			}
+			removed[f] = true
+			counts["remove"]++
+		default:
+			for _, p := range m.sync(t).Projects {
+				counts["conflict"] += len(p.Conflicts)
+			}
+			counts["sync"]++
+		}
+	}
+	for pass := 0; pass < 2; pass++ {
+		for _, m := range ms {
+			m.sync(t)
+		}
+	}
+	t.Logf("seed %d: %v", seed, counts)
+	want := simFiles(t, ms[0])
+	for _, m := range ms[1:] {
+		if got := simFiles(t, m); !sameFiles(got, want) {
+			t.Errorf("%s and %s differ after the final syncs", ms[0].home, m.home)
+		}
+	}
+	all := strings.Builder{}
+	for n, data := range want {
+		all.WriteString(data)
+		if strings.Contains(data, "<<<<<<<") || strings.Contains(data, ">>>>>>>") {
+			t.Errorf("%s holds conflict markers", n)
+		}
+	}
+	ix := want[memdir.IndexFile]
+	if index.Measure([]byte(ix), index.DefaultCaps).OverCap {
+		t.Errorf("MEMORY.md is over its caps")
+	}
+	for f, ls := range lines {
+		if removed[f] {
+			continue
+		}
+		if _, ok := want[f]; !ok {
+			t.Errorf("%s, never removed, is gone", f)
+		}
+		if strings.Count(ix, "("+f+")") != 1 {
+			t.Errorf("MEMORY.md lists %s %d times", f, strings.Count(ix, "("+f+")"))
+		}
+		for _, l := range ls {
+			if !strings.Contains(all.String(), l) {
+				t.Errorf("the edit %q of %s is lost", l, f)
+			}
+		}
+	}
+	run(t, bare, "git", "fsck", "--strict")
+}
+
+// simTopics lists a machine's topic files, conflict copies left out.
+func simTopics(t *testing.T, m *machine) []string {
+	t.Helper()
+	if _, err := os.Stat(m.mem); err != nil {
+		return nil
+	}
+	files, err := memdir.Open(m.mem, memdir.Live).TopicFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range files {
+		if !conflictCopy.MatchString(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func simAppend(t *testing.T, m *machine, f, line string) {
+	t.Helper()
+	name := filepath.Join(m.mem, f)
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, append(data, []byte(line+"\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// simFiles reads the synced files of a machine's memory directory.
+func simFiles(t *testing.T, m *machine) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(m.mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range ents {
+		if e.Type().IsRegular() && Synced(e.Name()) {
+			out[e.Name()] = m.read(t, e.Name())
+		}
+	}
+	return out
+}
+
+func sameFiles(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
