@@ -58,7 +58,11 @@
 // objects memgit wrote before (scripts/bench-git commit, one loaded
 // 2-core machine: 254 ms against 204 ms, git add + commit 225 ms). A
 // writer of its own at level 1 measured only about twice as fast on
-// such a tree, so the store stays go-git's.
+// such a tree, so the store stays go-git's. Packing through go-git's
+// writer, 60 days of daily commits at 10,000 topics (scripts/bench-git
+// year) leave .git/objects at 1.40x what git gc leaves (the hand-written
+// packer: 1.15x), with the worst commit at 335 MB and 4.2 s (449 MB and
+// 11.4 s).
 //
 // # What it refuses
 //
