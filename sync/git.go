@@ -73,6 +73,7 @@ func (g *git) command(args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(g.ctx, "git", append(append([]string{}, safeConfig...), args...)...)
 	cmd.Dir = g.repo
 	cmd.Env = g.env
+	dieWithParent(cmd)
 	return cmd
 }
 

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
@@ -16,7 +19,7 @@ import (
 
 // TestSyncSimulation runs three machines (three homes, the project at
 // three paths) through random adds, edits, removals and syncs in random
-// order, then lets each sync twice, and checks: every machine holds the
+// order (some SIGKILLed at a random point), then lets each sync twice, and checks: every machine holds the
 // same files; every topic nobody removed is there once, with its line in
 // the index; every line appended to such a topic survives somewhere;
 // no conflict markers; MEMORY.md within its caps; git fsck clean.
@@ -50,6 +53,12 @@ func TestSyncSimulation(t *testing.T) {
 			simAppend(t, m, f, line)
 			lines[f] = append(lines[f], line)
 			counts["edit"]++
+		case op < 7 && rng.IntN(2) == 0:
+			if simKilledSync(t, m, time.Duration(rng.IntN(400))*time.Millisecond) {
+				counts["killed"]++
+			} else {
+				counts["sync"]++
+			}
 		case op < 7:
 			f := known[rng.IntN(len(known))]
 			if _, err := memdir.Open(m.mem, memdir.Live).RemoveTopic(f); err != nil {
@@ -104,6 +113,31 @@ func TestSyncSimulation(t *testing.T) {
 		}
 	}
 	run(t, bare, "git", "fsck", "--strict")
+}
+
+// simKilledSync starts a sync in a child process and SIGKILLs it after
+// d, wherever it is then (fault injection at a random point, not a wait
+// for anything); killed is false when it finished first.
+func simKilledSync(t *testing.T, m *machine, d time.Duration) (killed bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "MEMDIR_SYNC_CHILD="+m.home, "MEMDIR_SYNC_MEM="+m.mem, "MEMDIR_SYNC_ROOT="+m.root)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("sync in a child: %v", err)
+		}
+		return false
+	case <-time.After(d):
+		cmd.Process.Signal(syscall.SIGKILL)
+		<-done
+		return true
+	}
 }
 
 // simTopics lists a machine's topic files, conflict copies left out.

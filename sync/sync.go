@@ -91,7 +91,7 @@ func Sync(ctx context.Context, o Options) (*Result, error) {
 	var res *Result
 	for try := 1; ; try++ {
 		res, err = s.round()
-		if !errors.Is(err, errRaced) || try == attempts {
+		if !retryable(err) || try == attempts {
 			break
 		}
 	}
@@ -103,6 +103,15 @@ func Sync(ctx context.Context, o Options) (*Result, error) {
 }
 
 var errRaced = errors.New("the remote changed during the sync")
+
+// retryable reports whether a round failed on a race another round can
+// win: a push refused because the remote moved, or a ref of memdir's
+// repository locked by a git still finishing for a sync killed just
+// before (where git cannot be made to die with its parent).
+func retryable(err error) bool {
+	var ge *GitError
+	return errors.Is(err, errRaced) || errors.As(err, &ge) && strings.Contains(ge.Msg, "cannot lock ref")
+}
 
 type syncer struct {
 	o      Options

@@ -19,6 +19,15 @@ import (
 func TestMain(m *testing.M) {
 	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	if home := os.Getenv("MEMDIR_SYNC_CHILD"); home != "" {
+		// A sync in a process of its own, for the simulation to kill.
+		p := Project{Dir: os.Getenv("MEMDIR_SYNC_MEM"), Root: os.Getenv("MEMDIR_SYNC_ROOT")}
+		if _, err := Sync(context.Background(), Options{Home: home, Projects: []Project{p}, LockTimeout: 10 * time.Second}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 
