@@ -10,7 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memdir/memdir/memdir"
-	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -85,9 +84,9 @@ func (s *Server) show(ctx context.Context, req *mcp.CallToolRequest, in refInput
 	if err != nil {
 		return nil, memdir.TopicView{}, err
 	}
-	// Shown is recalled, as with `memdir show`: counting is a nicety that
-	// never fails the call.
-	_ = search.Open(p.Dir).Recall(file)
+	// Shown is recalled, as with `memdir show`: the server's index counts
+	// it in memory and writes the counts in batches, never on this read.
+	s.index(p.Dir).Recall(file)
 	return nil, t.View(true), nil
 }
 

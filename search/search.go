@@ -27,11 +27,6 @@ type Index struct {
 // is used.
 func Open(d *memdir.Dir) *Index { return &Index{dir: d} }
 
-// MapFiles returns ix. Index files are always read now.
-//
-// Deprecated: a no-op kept until its last caller (cmd/memdir) drops it.
-func (ix *Index) MapFiles() *Index { return ix }
-
 func (ix *Index) now() time.Time {
 	if ix.dir.Now != nil {
 		return ix.dir.Now()

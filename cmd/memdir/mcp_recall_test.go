@@ -53,7 +53,7 @@ func testRecallTools(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
 		t.Errorf("search since today = %v", r.files())
 	}
 	for _, args := range []map[string]any{
-		{"query": `"unbalanced`}, {"query": ""}, {"query": "x", "since": "next week"}, {"query": "x", "limit": 5000},
+		{"query": "NOT x"}, {"query": ""}, {"query": "x", "since": "next week"}, {"query": "x", "limit": 5000},
 	} {
 		if msg := callErr(t, ctx, cs, "memory_search", args); strings.Contains(msg, "fts") || msg == "" {
 			t.Errorf("search %v: %q", args, msg)

@@ -84,7 +84,7 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 	if !ws.dir.Exists() {
 		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
 	}
-	hits, err := search.Open(ws.dir).MapFiles().Search(ctx, q)
+	hits, err := search.Open(ws.dir).Search(ctx, q)
 	if err != nil {
 		return err
 	}
