@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -12,34 +13,85 @@ import (
 	"github.com/memdir/memdir/memdir"
 )
 
+// benchTopics is the project's size in the benchmarks: 1,000, or
+// MEMDIR_SYNC_BENCH_TOPICS.
+func benchTopics() int {
+	if n, err := strconv.Atoi(os.Getenv("MEMDIR_SYNC_BENCH_TOPICS")); err == nil && n > 0 {
+		return n
+	}
+	return 1000
+}
+
+// benchPair is two machines with the same benchTopics topics, synced.
+func benchPair(b *testing.B, transport string) (a, c *machine) {
+	bare := bareRemote(b)
+	url := "file://" + bare
+	if transport == "daemon" {
+		url = gitDaemon(b, bare)
+	}
+	a, c = newMachine(b, url), newMachine(b, url)
+	writeTopics(b, a, "topic", benchTopics())
+	benchSync(b, a)
+	benchSync(b, c)
+	return a, c
+}
+
+func benchSync(b *testing.B, m *machine) *Result {
+	res, err := Sync(context.Background(), Options{Home: m.home, Projects: []Project{{Dir: m.mem, Root: m.root}}, LockTimeout: 10 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return res
+}
+
 // BenchmarkSyncNothingToDo times a sync that finds nothing changed on
-// either side, with 1,000 topics in one project, over file:// and over a
-// git daemon on 127.0.0.1.
+// either side, over file:// and over a git daemon on 127.0.0.1.
 func BenchmarkSyncNothingToDo(b *testing.B) {
 	for _, tr := range []string{"file", "daemon"} {
-		b.Run(tr, func(b *testing.B) {
-			bare := bareRemote(b)
-			url := "file://" + bare
-			if tr == "daemon" {
-				url = gitDaemon(b, bare)
-			}
-			m := newMachine(b, url)
-			writeTopics(b, m, "reference", 1000)
-			opts := Options{Home: m.home, Projects: []Project{{Dir: m.mem, Root: m.root}}, LockTimeout: 10 * time.Second}
-			if _, err := Sync(context.Background(), opts); err != nil {
-				b.Fatal(err)
-			}
+		b.Run(fmt.Sprintf("%s/topics=%d", tr, benchTopics()), func(b *testing.B) {
+			a, _ := benchPair(b, tr)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				res, err := Sync(context.Background(), opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.Pushed {
+				if res := benchSync(b, a); res.Pushed {
 					b.Fatal("a sync with nothing to do pushed")
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkSyncTenEachWay times the sync of a machine that changed 10
+// topics while the remote got 10 other changed topics from another
+// machine (whose own sync is not timed).
+func BenchmarkSyncTenEachWay(b *testing.B) {
+	for _, tr := range []string{"file", "daemon"} {
+		b.Run(fmt.Sprintf("%s/topics=%d", tr, benchTopics()), func(b *testing.B) {
+			a, c := benchPair(b, tr)
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				for k := 0; k < 10; k++ {
+					simAppendB(b, a, fmt.Sprintf("reference_topic_%04d.md", k), fmt.Sprintf("a %d %d", i, k))
+					simAppendB(b, c, fmt.Sprintf("reference_topic_%04d.md", 100+k), fmt.Sprintf("c %d %d", i, k))
+				}
+				benchSync(b, c)
+				b.StartTimer()
+				res := benchSync(b, a)
+				if !res.Pushed || len(res.Projects[0].Pulled) != 10 {
+					b.Fatalf("pulled %d, pushed %v", len(res.Projects[0].Pulled), res.Pushed)
+				}
+			}
+		})
+	}
+}
+
+func simAppendB(b *testing.B, m *machine, f, line string) {
+	name := filepath.Join(m.mem, f)
+	data, err := os.ReadFile(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(name, append(data, []byte(line+"\n")...), 0o644); err != nil {
+		b.Fatal(err)
 	}
 }
 
