@@ -3,6 +3,7 @@ package memsync
 import (
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
@@ -22,10 +23,21 @@ func (p *projectSync) final(n string) ([]byte, bool) {
 }
 
 // reconcileIndex makes MEMORY.md match the topics the merge leaves: a
-// topic kept because one side changed it while the other removed it gets
-// its line back, and a line whose topic is gone goes. Entries in an
-// overflow index count as listed.
+// topic the sync wrote or pushed that no index lists (one side changed it
+// while the other removed it) gets its line back, and a line whose topic
+// is gone goes. Entries in an overflow index count as listed; topics the
+// sync did not touch, and private ones (which memdir leaves out of the
+// index), are left as they are.
 func (p *projectSync) reconcileIndex() {
+	touched := map[string]bool{}
+	for n, d := range p.writes {
+		touched[n] = d != nil
+	}
+	for path, d := range p.push {
+		if d != nil {
+			touched[strings.TrimPrefix(path, p.folder+"/")] = true
+		}
+	}
 	listed := map[string]bool{}
 	files := p.finalNames()
 	for _, n := range files {
@@ -42,11 +54,11 @@ func (p *projectSync) reconcileIndex() {
 	present := map[string]bool{}
 	for _, n := range files {
 		present[n] = true
-		if isIndex(n) || listed[n] || conflictCopy.MatchString(n) {
+		if isIndex(n) || listed[n] || !touched[n] || p.excluded[n] || conflictCopy.MatchString(n) {
 			continue
 		}
 		body, _ := p.final(n)
-		if t, err := memdir.ParseTopic(n, body); err == nil {
+		if t, err := memdir.ParseTopic(n, body); err == nil && !t.Private {
 			ix.Upsert(index.Entry{Title: t.Name, File: n, Hook: t.Description})
 			changed = true
 		}
