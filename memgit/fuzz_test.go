@@ -242,3 +242,24 @@ func FuzzStateRecords(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIndexPack: any bytes after a pack header index or fail cleanly,
+// and a pack that indexes gives an entry per object.
+func FuzzIndexPack(f *testing.F) {
+	f.Add(uint32(1), []byte{0x35, 0x78, 0x9c, 0x4b, 0x4c, 0x4a, 0x06, 0x00, 0x02, 0x4d, 0x01, 0x27})
+	f.Add(uint32(2), []byte{0x35, 0x78, 0x9c, 0x4b, 0x4c, 0x4a, 0x06, 0x00, 0x02, 0x4d, 0x01, 0x27, 0x65, 0x05, 0x78, 0x9c, 0x63, 0x66, 0x60, 0x64, 0x00, 0x00, 0x00, 0x0a, 0x00, 0x05})
+	f.Fuzz(func(t *testing.T, count uint32, body []byte) {
+		count %= 64
+		pack := binary.BigEndian.AppendUint32(append([]byte("PACK"), 0, 0, 0, 2), count)
+		pack = append(pack, body...)
+		sum := sha1.Sum(pack)
+		pack = append(pack, sum[:]...)
+		idx, err := indexPack(bytes.NewReader(pack))
+		if err != nil {
+			return
+		}
+		if n, _ := idx.Count(); n > int64(count) {
+			t.Fatalf("%d index entries for %d objects", n, count)
+		}
+	})
+}

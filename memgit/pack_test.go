@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+	"github.com/google/go-cmp/cmp"
 )
 
 // bigTopic writes a topic of random text well over looseFloor, so that
@@ -37,11 +39,11 @@ func largest(packs []packInfo) packInfo {
 // looseCount counts loose objects.
 func looseCount(t *testing.T, r *Repo) int {
 	t.Helper()
-	n := 0
-	if err := r.st.ForEachObjectHash(func(plumbing.Hash) error { n++; return nil }); err != nil {
+	hs, err := r.looseHashes()
+	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	return len(hs)
 }
 
 // checkReadable reads every file of every commit through memgit, and
@@ -175,8 +177,8 @@ func TestKilledWhilePacking(t *testing.T) {
 }
 
 // TestFreshDeltaSearch: after maxReused packs that reuse deltas, the
-// next searches every delta of the recent pack afresh (so that chains
-// stay short) and the count starts again.
+// next searches every delta afresh (so that chains stay short) and the
+// count starts again.
 func TestFreshDeltaSearch(t *testing.T) {
 	requireGit(t)
 	r, dir := newOwn(t)
@@ -194,4 +196,64 @@ func TestFreshDeltaSearch(t *testing.T) {
 		t.Errorf("%d loose objects, want none", n)
 	}
 	checkReadable(t, dir)
+}
+
+// TestIndexPackMatchesParser: the streaming indexer gives what go-git's
+// Parser gives, for a pack with deltas of every depth.
+func TestIndexPackMatchesParser(t *testing.T) {
+	requireGit(t)
+	r, dir := newOwn(t)
+	text := strings.Repeat("a line of memory that stays the same\n", 200)
+	for i := range 12 {
+		write(t, filepath.Join(dir, "user_a.md"), text+fmt.Sprintf("edit %d\n", i))
+		if _, err := r.Commit([]string{"user_a.md"}, "edit"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loose, _ := r.looseHashes()
+	name, err := r.writePack(loose, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(r.packDir(), name+".pack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := indexPack(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Seek(0, 0)
+	w := new(idxfile.Writer)
+	p, err := packfile.NewParser(packfile.NewScanner(f), w)
+	if err == nil {
+		_, err = p.Parse()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := w.Index()
+	if diff := cmp.Diff(idxEntries(t, want), idxEntries(t, got)); diff != "" {
+		t.Errorf("index entries (-parser +indexPack):\n%s", diff)
+	}
+	if out := runGit(t, dir, "verify-pack", "-v", filepath.Join(r.packDir(), name+".idx")); !strings.Contains(out, "chain length = 1") {
+		t.Errorf("the pack has no deltas to test with:\n%s", out)
+	}
+}
+
+func idxEntries(t *testing.T, idx *idxfile.MemoryIndex) []idxfile.Entry {
+	t.Helper()
+	iter, err := idx.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []idxfile.Entry
+	for {
+		e, err := iter.Next()
+		if err != nil {
+			return out
+		}
+		out = append(out, *e)
+	}
 }
