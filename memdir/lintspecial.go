@@ -1,10 +1,14 @@
 package memdir
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/untrusted"
 )
 
@@ -33,5 +37,33 @@ func (d *Dir) SpecialFiles() []Finding {
 		}
 		return nil
 	})
+	return out
+}
+
+// conflictCopy names the file a sync keeps the other machine's version of
+// a topic in when both sides changed it: <stem>.conflict-<7 hex>.md.
+var conflictCopy = regexp.MustCompile(`^(.+)\.conflict-[0-9a-f]{7}\.md$`)
+
+// ConflictCopies reports the topics a sync could not merge: each copy
+// stays, and is listed, until a person merges it into its topic and
+// removes it. The orphan findings Lint makes for these files are dropped.
+func (d *Dir) ConflictCopies(findings []Finding) []Finding {
+	ents, _ := os.ReadDir(d.Path)
+	copies := map[string]string{}
+	for _, e := range ents {
+		if m := conflictCopy.FindStringSubmatch(e.Name()); m != nil && e.Type().IsRegular() {
+			copies[e.Name()] = m[1] + ".md"
+		}
+	}
+	var out []Finding
+	for _, f := range findings {
+		if _, ok := copies[f.File]; !ok || f.Kind != index.KindOrphan {
+			out = append(out, f)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(copies)) {
+		out = append(out, Finding{Kind: "conflict", Level: LevelError, File: name,
+			Msg: "another machine's version of " + copies[name] + ", which a sync could not merge: merge what it says into " + copies[name] + " by hand, then remove this file"})
+	}
 	return out
 }

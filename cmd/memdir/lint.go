@@ -18,7 +18,9 @@ func newLintCmd(a *app) *cobra.Command {
 duplicate lines, long lines, stray content, size caps), every topic file's
 frontmatter, expired project facts, secrets on disk, special files (a FIFO
 or device where a memory file belongs) and git lock files memdir did not
-take, which stop its commits. Exits 1 when it finds anything.
+take, which stop its commits, and the conflict copies a sync kept
+(<topic>.conflict-<hash>.md) until a person merges them. Exits 1 when it
+finds anything.
 
 Examples:
   memdir lint
@@ -40,6 +42,7 @@ func runLint(a *app) error {
 	if err != nil {
 		return err
 	}
+	findings = ws.dir.ConflictCopies(findings)
 	findings = append(findings, ws.dir.SpecialFiles()...)
 	findings = append(findings, gitLockFindings(ws.loc.Dir, a.wall())...)
 	return a.report(findings)
