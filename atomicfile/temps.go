@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/memdir/memdir/proc"
 )
 
 // TempPID returns the PID a temp file's name records, or 0 for a name
@@ -60,7 +62,7 @@ func CleanTemps(dir string, subs []string, minAge time.Duration, now time.Time) 
 				continue
 			}
 			pid := TempPID(e.Name())
-			dead := pid > 0 && pid != os.Getpid() && !alive(pid)
+			dead := pid > 0 && pid != os.Getpid() && !proc.Alive(pid)
 			if !dead && now.Sub(fi.ModTime()) < minAge {
 				continue
 			}

@@ -9,11 +9,9 @@ package proc
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // ID is one run of a program: its PID and when it started.
@@ -92,13 +90,6 @@ func (p ID) Gone() bool {
 // that record no start time.
 func Alive(pid int) bool {
 	return pid > 0 && exists(pid)
-}
-
-// exists reports whether some process has pid (one owned by another user
-// counts).
-func exists(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || !errors.Is(err, syscall.ESRCH)
 }
 
 // stat reads a process's start time and whether it is a zombie from
