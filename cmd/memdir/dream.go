@@ -28,10 +28,11 @@ the dream archives and refits.
 
 The dream holds .consolidate-lock (its PID inside): a second dream exits at
 once naming the holder. The dream.distiller setting names an external
-distiller command that answers a JSON request (see the README); its answer
+distiller command that answers a JSON request (see docs/dream.md); its answer
 is validated before anything is written; dream.distiller_timeout (10m)
 bounds it and every process it starts. A dream killed at any point is
-finished by the next one; a dream with nothing new writes nothing.
+finished by the next one; a dream with nothing new changes no memory file
+and writes no report, only its time in .consolidate-lock.
 
 Examples:
   memdir dream

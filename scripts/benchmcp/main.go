@@ -1,5 +1,5 @@
 // Command benchmcp measures `memdir mcp` against the official MCP memory
-// server (@modelcontextprotocol/server-memory) for issue 10: each server is
+// server (@modelcontextprotocol/server-memory): each server is
 // started on a store preseeded with the same memories, then it prints the
 // time from spawn to the initialize response, the average add and the
 // average search, and checks that every search for a word held by exactly
