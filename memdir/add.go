@@ -47,19 +47,19 @@ const (
 
 // AddResult says what an add did and what the index now looks like.
 type AddResult struct {
-	Action       Action         `json:"action"`
-	File         string         `json:"file,omitempty"`    // topic file (live mode)
-	Log          string         `json:"log,omitempty"`     // daily log (log mode)
-	MatchedBy    string         `json:"matched,omitempty"` // "name" or "similar" when an existing topic was updated
-	Type         typesx.Type    `json:"type"`
-	Name         string         `json:"name"`          // the topic's own name (a similar topic keeps it); the entry's title in log mode
-	IndexUpdated bool           `json:"index_updated"` // MEMORY.md or an overflow index was rewritten (never in log mode)
+	Action       Action      `json:"action"`
+	File         string      `json:"file,omitempty"`    // topic file (live mode)
+	Log          string      `json:"log,omitempty"`     // daily log (log mode)
+	MatchedBy    string      `json:"matched,omitempty"` // "name" or "similar" when an existing topic was updated
+	Type         typesx.Type `json:"type"`
+	Name         string      `json:"name"`          // the topic's own name (a similar topic keeps it); the entry's title in log mode
+	IndexUpdated bool        `json:"index_updated"` // MEMORY.md or an overflow index was rewritten (never in log mode)
 	// ListedIn is the overflow index that lists the topic when MEMORY.md,
 	// at its load caps, does not (as `index --fit` places it); "" when
 	// MEMORY.md lists it, or for a private topic or log mode.
-	ListedIn string `json:"listed_in,omitempty"`
-	Pressure     index.Pressure `json:"-"`
-	Warning      string         `json:"warning,omitempty"` // index pressure message, if any
+	ListedIn string         `json:"listed_in,omitempty"`
+	Pressure index.Pressure `json:"-"`
+	Warning  string         `json:"warning,omitempty"` // index pressure message, if any
 }
 
 // Where says, for a person, where the topic's index line went when it is
