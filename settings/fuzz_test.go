@@ -24,6 +24,8 @@ var fuzzSeeds = []string{
 	"lock.timeout: -1s\n",
 	"---\nmode: log\n---\nmode: live\n",
 	"home: ~/x\ndir: ../mem\n",
+	"capture: {team_types: [project, *a]}\nteam: {dir: .memdir/team, remote: x}\n",
+	"capture.team_types: [[user], {a: b}]\n",
 }
 
 // FuzzParseFile loads arbitrary bytes as a settings file: it must never

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/robfig/cron/v3"
+
+	"github.com/memdir/memdir/typesx"
 )
 
 // Kind is the type of a setting's value.
@@ -24,9 +26,10 @@ const (
 	KindDuration               // a non-negative Go duration such as 10s
 	KindSchedule               // a cron schedule, or empty for none
 	KindStructured             // a YAML mapping, kept as nodes (profiles)
+	KindTypes                  // memory types: a YAML list or comma-separated text, possibly empty
 )
 
-var kindNames = [...]string{"string", "path", "bool", "enum", "number", "duration", "schedule", "structured"}
+var kindNames = [...]string{"string", "path", "bool", "enum", "number", "duration", "schedule", "structured", "types"}
 
 // String returns the kind's name, such as "bool".
 func (k Kind) String() string {
@@ -54,6 +57,8 @@ type KeyInfo struct {
 const ProfilesKey = "profiles"
 
 var registry = []KeyInfo{
+	{Key: "capture.team_types", Kind: KindTypes, Default: "",
+		Help: "memory types whose captured notes go to team memory, e.g. [project, reference]"},
 	{Key: "context.agent", Kind: KindString, Default: "generic", Env: "MEMDIR_AGENT",
 		Help: "instruction-file profile of the agent memdir writes context for"},
 	{Key: "context.agent_id", Kind: KindString, Default: "agent",
@@ -83,6 +88,10 @@ var registry = []KeyInfo{
 		Help: "live writes topic files at once; log appends to daily logs for dream"},
 	{Key: ProfilesKey, Kind: KindStructured,
 		Help: "user-defined instruction-file profiles, by name"},
+	{Key: "team.dir", Kind: KindString, Default: ".memdir/team",
+		Help: "team memory directory, relative to the project root; it must stay inside the project"},
+	{Key: "team.remote", Kind: KindString, Default: "",
+		Help: "a git remote proposed for team memory; memdir never pushes to or pulls from it on its own"},
 }
 
 var byKey = func() map[string]*KeyInfo {
@@ -114,6 +123,8 @@ func allowedText(k *KeyInfo) string {
 		return `a cron schedule such as "0 3 * * *" or @daily, or empty`
 	case KindStructured:
 		return "a mapping of profile names"
+	case KindTypes:
+		return "memory types (" + typesx.Names() + "), as a list or comma-separated, or empty"
 	}
 	return "any text"
 }
@@ -199,8 +210,39 @@ func normalizeKind(k *KeyInfo, value string) (string, bool) {
 		return v, v == "" || validSchedule(v)
 	case KindStructured:
 		return "", false
+	case KindTypes:
+		return normalizeTypes(v)
 	}
 	return v, !strings.ContainsRune(v, 0)
+}
+
+// normalizeTypes reads a list of memory types ("project, reference", or
+// "[project, reference]" as given to `memdir config set`) and returns it
+// comma-separated, each type once, in its canonical spelling.
+func normalizeTypes(v string) (string, bool) {
+	v = strings.TrimSuffix(strings.TrimPrefix(v, "["), "]")
+	var out []string
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		t, err := typesx.Parse(f)
+		if err != nil {
+			return v, false
+		}
+		if !slices.Contains(out, string(t)) {
+			out = append(out, string(t))
+		}
+	}
+	return strings.Join(out, ","), true
+}
+
+// Types returns a KindTypes setting as memory types; nil when empty.
+func (s *Settings) Types(key string) []typesx.Type {
+	var out []typesx.Type
+	for _, f := range strings.Split(s.Get(key), ",") {
+		if t, err := typesx.Parse(f); err == nil {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func parseBool(s string) (bool, bool) {

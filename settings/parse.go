@@ -118,6 +118,9 @@ func (d *layerData) pair(key string, kn, vn *yaml.Node) error {
 		d.warn(kn.Line, (&UnknownKeyError{Key: key}).Error())
 		return nil
 	}
+	if vn.Kind == yaml.SequenceNode && k.Kind == KindTypes {
+		return d.typeList(k, vn)
+	}
 	if vn.Kind != yaml.ScalarNode {
 		return d.invalid(k, vn, "expected a single value, not a "+kindWord(vn))
 	}
@@ -129,6 +132,25 @@ func (d *layerData) pair(key string, kn, vn *yaml.Node) error {
 		return &InvalidError{File: d.file, Line: vn.Line, Key: key, Value: vn.Value, Allowed: k.Allowed}
 	}
 	d.values[key] = entry{value: v, line: vn.Line}
+	return nil
+}
+
+// typeList reads a YAML list of memory types, such as
+// capture.team_types: [project, reference].
+func (d *layerData) typeList(k *KeyInfo, vn *yaml.Node) error {
+	items := make([]string, 0, len(vn.Content))
+	for _, it := range vn.Content {
+		it = resolveAlias(it)
+		if it.Kind != yaml.ScalarNode {
+			return d.invalid(k, it, "expected a list of memory types")
+		}
+		items = append(items, it.Value)
+	}
+	v, ok := normalizeKind(k, strings.Join(items, ","))
+	if !ok {
+		return &InvalidError{File: d.file, Line: vn.Line, Key: k.Key, Value: strings.Join(items, ", "), Allowed: k.Allowed}
+	}
+	d.values[k.Key] = entry{value: v, line: vn.Line}
 	return nil
 }
 
