@@ -99,6 +99,9 @@ func Sync(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	s.refit(res)
+	if err := markSync(o.Home, time.Now()); err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
 	return res, nil
 }
 

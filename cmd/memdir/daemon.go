@@ -29,6 +29,9 @@ type daemonOptions struct {
 	minSet   bool
 	once     bool
 	noWatch  bool
+	// syncEvery is the time between two syncs with the sync remote; 0
+	// syncs never.
+	syncEvery time.Duration
 }
 
 func newDaemonCmd(a *app) *cobra.Command {
@@ -52,6 +55,10 @@ Without --all, the daemon also runs the file watcher on this project's
 memory directory (as memdir watch does), so MEMORY.md stays true between
 dreams; --no-watch turns that off.
 
+When a sync remote is set (memdir remote set), the daemon also syncs every
+--sync-every (default 15m; 0 turns it off), first when it starts; --once
+syncs once after its dreams.
+
 Examples:
   memdir daemon
   memdir daemon --all --schedule @hourly --min-hours 20
@@ -68,6 +75,7 @@ Examples:
 	f.Float64Var(&opts.minHours, "min-hours", 0, "skip directories dreamed less than N hours ago (default: dream.min_hours)")
 	f.BoolVar(&opts.once, "once", false, "run one round now and exit")
 	f.BoolVar(&opts.noWatch, "no-watch", false, "do not run the file watcher beside the schedule")
+	f.DurationVar(&opts.syncEvery, "sync-every", 15*time.Minute, "time between two syncs with the sync remote, when one is set; 0 for none")
 	return cmd
 }
 
@@ -86,6 +94,9 @@ func runDaemon(a *app, opts daemonOptions) error {
 	if opts.minHours < 0 {
 		return usagef("--min-hours must be 0 or more")
 	}
+	if opts.syncEvery < 0 {
+		return usagef("--sync-every must be 0 or more, such as 15m")
+	}
 	ws, err := a.workspace()
 	if err != nil {
 		return err
@@ -101,24 +112,33 @@ func runDaemon(a *app, opts daemonOptions) error {
 	}
 	var mu sync.Mutex
 	logw := &lockedWriter{mu: &mu, w: a.errw}
+	logLine := func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(a.errw, "%s %s\n", a.wall().Format(time.RFC3339), line)
+	}
 	sched := &dream.Scheduler{
 		Spec:    spec,
 		Targets: func() ([]dream.Target, error) { return a.dreamTargets(ws, opts) },
 		Dream:   dreamWith(a),
 		Wall:    a.wall,
-		Log: func(line string) {
-			mu.Lock()
-			defer mu.Unlock()
-			fmt.Fprintf(a.errw, "%s %s\n", a.wall().Format(time.RFC3339), line)
-		},
+		Log:     logLine,
 	}
 	if opts.once {
 		sched.Round(context.Background())
+		if opts.syncEvery > 0 {
+			a.syncRound(context.Background(), ws, logLine)
+		}
 		return nil
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	services := []service{{name: "dream", run: sched.Start}}
+	if opts.syncEvery > 0 {
+		services = append(services, service{name: "sync", run: func(ctx context.Context) error {
+			return a.syncEvery(ctx, ws, opts.syncEvery, logLine)
+		}})
+	}
 	if !opts.all && !opts.noWatch && ws.dir.Exists() {
 		services = append(services, service{name: "watch", run: func(ctx context.Context) error {
 			return watch.Run(ctx, watch.Options{Dir: ws.dir, Log: logw, Now: a.now})

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +14,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/memdir/memdir/dream"
+	"github.com/memdir/memdir/memdir"
+	memsync "github.com/memdir/memdir/sync"
 )
 
 // TestSessionStartDreamsWhenOverdue: in log mode, a session-start hook
@@ -65,4 +69,76 @@ func TestSessionStartDreamsWhenOverdue(t *testing.T) {
 			t.Fatal("no topic distilled a minute after the session-start hook")
 		}
 	}
+}
+
+// TestSessionStartSyncs: with a sync remote set, a session-start hook
+// starts `memdir sync` in the background, the memory another machine
+// pushed arrives in this machine's memory directory, and a second
+// session started at once does not start another sync.
+func TestSessionStartSyncs(t *testing.T) {
+	e := newMCPEnv(t)
+	work := filepath.Dir(e.home)
+	bare := filepath.Join(work, "memory.git")
+	for _, args := range [][]string{
+		{"init", "-q", "--bare", "--initial-branch=main", bare},
+		{"init", "-q", e.proj},
+		{"-C", e.proj, "remote", "add", "origin", "git@github.com:acme/app.git"},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	// Machine A, another home, pushes a memory of the project.
+	homeB := e.env
+	e.env = append(append([]string{}, homeB...), "MEMDIR_HOME="+filepath.Join(work, "home-a"))
+	e.run("", "remote", "set", "file://"+bare)
+	e.run("", "add", "feedback", "Testing policy", "Integration tests hit a real database.")
+	e.run("", "sync")
+	e.env = homeB
+	e.run("", "remote", "set", "file://"+bare)
+	mem := e.memoryDir("")
+	topic := filepath.Join(mem, "feedback_testing_policy.md")
+	if _, err := os.Stat(topic); err == nil {
+		t.Fatal("the topic is here before any sync")
+	}
+
+	hook := func() string {
+		c := e.command("", "context", "--agent", "claude", "--no-instructions", "--format", "claude-hook")
+		var stderr strings.Builder
+		c.Stderr = &stderr
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("hook: %v\n%s", err, stderr.String())
+		}
+		if !json.Valid(out) {
+			t.Errorf("hook output = %.80q, want the hook's JSON alone", out)
+		}
+		return stderr.String()
+	}
+	if got := hook(); !strings.Contains(got, "syncing with your sync remote in the background") {
+		t.Fatalf("hook stderr = %q, want the background sync announced", got)
+	}
+	if got := hook(); strings.Contains(got, "syncing") {
+		t.Errorf("second hook stderr = %q, want no second sync within %v", got, memsync.MinInterval)
+	}
+	deadline := time.Now().Add(time.Minute)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for range tick.C {
+		data, err := os.ReadFile(topic)
+		if err == nil && strings.Contains(string(data), "real database") {
+			if idx, _ := os.ReadFile(filepath.Join(mem, "MEMORY.md")); strings.Contains(string(idx), "feedback_testing_policy.md") {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the pushed memory did not arrive a minute after the session-start hook")
+		}
+	}
+	// The sync is done with its home once it lets go of its lock.
+	lk, err := memdir.AcquireLock(context.Background(), filepath.Join(e.home, ".memdir", memsync.Folder), time.Minute, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk.Release()
 }

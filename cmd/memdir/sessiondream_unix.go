@@ -24,23 +24,33 @@ func (a *app) dreamIfOverdue(ws *workspace) string {
 	if err != nil || !due {
 		return ""
 	}
+	if startDetached("--dir", ws.loc.Dir, "--cwd", ws.cwd, "dream") != nil {
+		return ""
+	}
+	return why
+}
+
+// startDetached starts memdir with args as a process of its own session,
+// its standard streams on /dev/null, and does not wait for it: the
+// caller (a session-start hook) returns at once and the process outlives
+// it. It is the one way memdir starts background work of its own.
+func startDetached(args ...string) error {
 	exe, err := os.Executable()
 	if err != nil {
-		return ""
+		return err
 	}
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
-		return ""
+		return err
 	}
 	defer null.Close()
 	// argv[0] as this process got it: a binary that dispatches on its
 	// name (tests) runs as memdir again.
-	cmd := &exec.Cmd{Path: exe, Args: []string{os.Args[0], "--dir", ws.loc.Dir, "--cwd", ws.cwd, "dream"},
+	cmd := &exec.Cmd{Path: exe, Args: append([]string{os.Args[0]}, args...),
 		Stdin: null, Stdout: null, Stderr: null,
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true}}
 	if err := cmd.Start(); err != nil {
-		return ""
+		return err
 	}
-	_ = cmd.Process.Release()
-	return why
+	return cmd.Process.Release()
 }
