@@ -32,8 +32,8 @@ func Native(agent string, opts Options) (string, bool) {
 	default:
 		return "", false
 	}
-	if opts.Memory != nil || opts.AgentMemory != nil || len(opts.Files) > 0 || len(opts.Notes) > 0 {
-		rest := Build(Options{Agent: agent, Cwd: opts.Cwd, Memory: opts.Memory, AgentMemory: opts.AgentMemory, Files: opts.Files, Notes: opts.Notes})
+	if opts.Memory != nil || opts.Team != nil || opts.AgentMemory != nil || len(opts.Files) > 0 || len(opts.Notes) > 0 {
+		rest := Build(Options{Agent: agent, Cwd: opts.Cwd, Memory: opts.Memory, Team: opts.Team, AgentMemory: opts.AgentMemory, Files: opts.Files, Notes: opts.Notes})
 		if t := rest.Text(); t != "" {
 			if text != "" {
 				text += "\n"
@@ -54,6 +54,11 @@ func claudeText(opts Options) string {
 	if m := opts.Memory; m != nil {
 		if v := index.Load(m.Index, m.Caps); v.Text != "" {
 			parts = append(parts, "Contents of "+filepath.Join(m.Dir, index.IndexName)+claudeKind(typesx.ScopeAuto)+":\n\n"+v.Text)
+		}
+	}
+	if m := opts.Team; m != nil {
+		if v := index.Load(m.Index, m.Caps); v.Text != "" {
+			parts = append(parts, "Contents of "+filepath.Join(m.Dir, index.IndexName)+" ("+TeamHeading(m.Rel)+"):\n\n"+v.Text)
 		}
 	}
 	agent := ""

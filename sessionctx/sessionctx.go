@@ -16,7 +16,7 @@ import (
 
 // Block is one tagged piece of the session context.
 type Block struct {
-	Kind  string       `json:"kind"` // "instructions", "skills", "auto-memory", "memory-file", "note"
+	Kind  string       `json:"kind"` // "instructions", "skills", "auto-memory", "team-memory", "memory-file", "note"
 	Path  string       `json:"path,omitempty"`
 	Scope typesx.Scope `json:"scope,omitempty"`
 	Note  string       `json:"note,omitempty"` // e.g. why a file was cut
@@ -49,6 +49,30 @@ type Memory struct {
 	Exists bool // whether the memory directory exists yet
 }
 
+// TeamMemory is the project's team memory: committed with the project and
+// loaded beside the personal memory, under its own caps.
+type TeamMemory struct {
+	Dir   string // the team memory directory
+	Rel   string // the directory relative to the project, e.g. .memdir/team
+	Index []byte // its MEMORY.md as on disk
+	Caps  index.Caps
+}
+
+// TeamHeading is the line that opens team memory in every rendering, so
+// an agent can tell shared memory from the user's own.
+func TeamHeading(rel string) string {
+	return "Team memory (shared with everyone who works in this project; committed at " + rel + ")"
+}
+
+// teamText is the team memory block's text: the heading, how to add to
+// it, and its index as loaded.
+func teamText(m *TeamMemory, v index.View) string {
+	return "# " + TeamHeading(m.Rel) + "\n\n" +
+		"Save a fact the whole team needs with `memdir add --team` (or memory_add with team: true); " +
+		"nothing personal, private or secret belongs here.\n\n" +
+		"## MEMORY.md\n\n" + v.Text + "\n"
+}
+
 // Options say what goes into the context.
 type Options struct {
 	Agent        string
@@ -59,8 +83,10 @@ type Options struct {
 	// AgentMemory is a subagent's own memory, given in place of the
 	// project's (nil for none).
 	AgentMemory *AgentMemory
-	Files       []Block  // extra memory files (--memory)
-	Notes       []string // one-time context (--add)
+	// Team is the project's team memory (nil or an empty index for none).
+	Team  *TeamMemory
+	Files []Block  // extra memory files (--memory)
+	Notes []string // one-time context (--add)
 }
 
 // Context is the assembled session context.
@@ -87,6 +113,12 @@ func Build(opts Options) Context {
 		c.Dropped = view.Dropped
 		c.Blocks = append(c.Blocks, Block{Kind: "auto-memory", Path: m.Dir, Scope: typesx.ScopeAuto,
 			Text: Guide(m.Dir, m.Mode) + "\n" + indexSection(view)})
+	}
+	if m := opts.Team; m != nil {
+		if view := index.Load(m.Index, m.Caps); view.Text != "" {
+			c.Dropped = append(c.Dropped, view.Dropped...)
+			c.Blocks = append(c.Blocks, Block{Kind: "team-memory", Path: m.Dir, Scope: typesx.ScopeTeam, Text: teamText(m, view)})
+		}
 	}
 	if m := opts.AgentMemory; m != nil {
 		c.Blocks = append(c.Blocks, Block{Kind: "agent-memory", Path: m.Dir, Scope: typesx.Scope(m.Scope), Text: AgentMemoryText(*m)})

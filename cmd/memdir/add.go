@@ -20,6 +20,7 @@ type addOptions struct {
 	tags        []string
 	forceNew    bool
 	allowSecret bool
+	team        bool
 }
 
 func newAddCmd(a *app) *cobra.Command {
@@ -35,11 +36,16 @@ A topic with the same type and name, or a near-duplicate name and
 description of the same type, is updated instead of duplicated (--new
 forces a new topic). Text that looks like a credential is refused.
 
+With --team the memory goes to the project's team memory (.memdir/team in
+the project, committed with it and seen by everyone who works in it; see
+docs/team.md), always as a topic file; --private is refused there.
+
 Examples:
   memdir add feedback "Testing policy" "Integration tests hit a real database, never mocks." \
       --why "a mocked suite hid a broken migration" --how "use the db fixture in tests/integration"
   memdir add project "Release freeze" -d "Merge freeze for the mobile cut" -f notes.md
-  git log -1 --format=%B | memdir add reference "Deploy runbook" -f -`,
+  git log -1 --format=%B | memdir add reference "Deploy runbook" -f -
+  memdir add --team reference "Deploy runbook" "Deploys go through make deploy; see docs/deploy.md."`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 2 {
 				return usagef("add takes TYPE NAME [TEXT...]; see `memdir add --help`")
@@ -59,6 +65,7 @@ Examples:
 	f.StringArrayVar(&opts.tags, "tag", nil, "tag the topic (repeatable)")
 	f.BoolVar(&opts.forceNew, "new", false, "always create a new topic, even when a similar one exists")
 	f.BoolVar(&opts.allowSecret, "allow-secret", false, "record text that looks like a credential")
+	f.BoolVar(&opts.team, "team", false, "write to the project's team memory, committed with the project")
 	return cmd
 }
 
@@ -80,24 +87,30 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 		Why: opts.why, How: opts.how, Private: opts.private, Tags: opts.tags,
 		New: opts.forceNew, AllowSecret: opts.allowSecret,
 	}
+	if opts.team && opts.private {
+		return usagef("--team and --private: team memory is shared with everyone in the project; add a private memory without --team")
+	}
+	if opts.team && opts.allowSecret {
+		return usagef("--team and --allow-secret: a credential never goes into team memory, which is committed with the project")
+	}
 	if err := req.Validate(); err != nil {
 		return err
 	}
-	ws, err := a.workspace()
+	d, err := a.addTarget(opts.team)
 	if err != nil {
 		return err
 	}
-	if err := ws.claim(); err != nil {
-		return err
-	}
-	ws.dir.Fault = a.crashHook()
-	res, err := ws.dir.Add(req)
-	a.reportRecovery(ws.dir)
+	d.Fault = a.crashHook()
+	res, err := d.Add(req)
+	a.reportRecovery(d)
 	if err != nil {
 		return err
 	}
 	if res.Warning != "" {
 		a.warn("%s", res.Warning)
+	}
+	if a.json && opts.team {
+		return a.writeJSON(teamAddJSON{AddResult: res, Scope: scopeTeam})
 	}
 	if a.json {
 		return a.writeJSON(res)
@@ -115,7 +128,16 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 	if w := res.Where(); w != "" {
 		fmt.Fprintf(a.out, "%s\n", w)
 	}
+	if opts.team && res.Action != memdir.Unchanged {
+		fmt.Fprintf(a.out, "team memory: commit %s with the project to share it\n", d.Path)
+	}
 	return nil
+}
+
+// teamAddJSON is an add's result in team memory, marked as such.
+type teamAddJSON struct {
+	memdir.AddResult
+	Scope string `json:"scope"`
 }
 
 // readText reads the text of a memory from a file or, for "-", stdin.

@@ -46,7 +46,8 @@ func newContextCmd(a *app) *cobra.Command {
 		Long: `Print the session-start block for an agent: the instruction files that
 apply in the working directory (found by the agent profile's rules, imports
 expanded, limits applied visibly), the skills available, and this project's
-auto memory (a short guide and MEMORY.md as an agent loads it). Private topics
+auto memory (a short guide and MEMORY.md as an agent loads it), then the
+project's team memory under its own heading (docs/team.md). Private topics
 never appear.
 
 --format tagged prints tagged blocks carrying each file's path and scope;
@@ -128,12 +129,16 @@ func runContext(a *app, opts contextOptions) error {
 		}
 		build.Memory = &sessionctx.Memory{Dir: ws.loc.Dir, Mode: string(ws.dir.Mode), Index: data,
 			Caps: index.DefaultCaps, Exists: ws.dir.Exists()}
+		if build.Team, err = a.teamContext(ws); err != nil {
+			return err
+		}
 	}
 	if format == "claude-hook" && a.agentType == "" {
 		// A session starts: an overdue dream goes in the background.
 		if why := a.dreamIfOverdue(ws); why != "" {
 			a.warn("dreaming in the background: %s", why)
 		}
+		a.syncAtSessionStart(ws)
 	}
 	sc := sessionctx.Build(build)
 	if note := (index.View{Dropped: sc.Dropped}).DroppedNote(10); note != "" {

@@ -16,6 +16,7 @@ import (
 
 type editOptions struct {
 	allowSecret bool
+	team        bool
 }
 
 func newEditCmd(a *app) *cobra.Command {
@@ -26,34 +27,41 @@ func newEditCmd(a *app) *cobra.Command {
 		Long: `Open a copy of the topic in $VISUAL or $EDITOR (else vi). When the editor
 exits, the copy is validated (frontmatter, secrets) and, if good, replaces
 the topic with a fresh modified time and an updated MEMORY.md line. A copy
-that does not validate changes nothing and is kept for you to fix.
+that does not validate changes nothing and is kept for you to fix. With
+--team, the topic is one of the project's team memory; a credential is
+refused there even with --allow-secret, and so is private: true.
 
 Examples:
   memdir edit "Testing policy"
-  EDITOR="code --wait" memdir edit feedback_testing_policy.md`,
+  EDITOR="code --wait" memdir edit feedback_testing_policy.md
+  memdir edit --team "Deploy runbook"`,
 		Args: topicArgs,
 		RunE: func(_ *cobra.Command, args []string) error { return runEdit(a, opts, topicRef(args)) },
 	}
 	cmd.Flags().BoolVar(&opts.allowSecret, "allow-secret", false, "accept text that looks like a credential")
+	cmd.Flags().BoolVar(&opts.team, "team", false, "edit a topic of the project's team memory")
 	return cmd
 }
 
 func runEdit(a *app, opts editOptions, ref string) error {
-	ws, file, err := a.findTopic(ref)
+	if opts.team && opts.allowSecret {
+		return usagef("--team and --allow-secret: a credential never goes into team memory, which is committed with the project")
+	}
+	_, d, file, _, err := a.topicIn(ref, opts.team, false)
 	if err != nil {
 		return err
 	}
-	orig, err := atomicfile.ReadInside(ws.loc.Dir, file)
+	orig, err := atomicfile.ReadInside(d.Path, file)
 	if err != nil {
 		return err
 	}
 	draftRel := filepath.Join(memdir.StateDir, "edit")
-	draftDir := filepath.Join(ws.loc.Dir, draftRel)
-	if err := atomicfile.MkdirAllInside(ws.loc.Dir, draftRel, 0o755); err != nil {
+	draftDir := filepath.Join(d.Path, draftRel)
+	if err := atomicfile.MkdirAllInside(d.Path, draftRel, 0o755); err != nil {
 		return err
 	}
 	draft := filepath.Join(draftDir, file)
-	if err := atomicfile.WriteInside(ws.loc.Dir, filepath.Join(draftRel, file), orig, atomicfile.Options{Perm: 0o600}); err != nil {
+	if err := atomicfile.WriteInside(d.Path, filepath.Join(draftRel, file), orig, atomicfile.Options{Perm: 0o600}); err != nil {
 		return err
 	}
 	if err := a.runEditor(draft); err != nil {
@@ -76,8 +84,13 @@ func runEdit(a *app, opts editOptions, ref string) error {
 	if found := secrets.Scan(string(edited)); len(found) > 0 && !opts.allowSecret {
 		return usagef("%s:%d: looks like a %s: secrets never go into memory; nothing was changed and your copy is kept at %s", file, found[0].Line, found[0].Kind, draft)
 	}
-	res, err := ws.dir.Replace(file, orig, edited)
-	a.reportRecovery(ws.dir)
+	if opts.team {
+		if t, perr := memdir.ParseTopic(file, edited); perr == nil && t.Private {
+			return usagef("%s: private: true in team memory, which everyone in the project sees; nothing was changed and your copy is kept at %s", file, draft)
+		}
+	}
+	res, err := d.Replace(file, orig, edited)
+	a.reportRecovery(d)
 	if err != nil {
 		if memdir.IsInput(err) {
 			return usagef("%v; nothing was changed and your copy is kept at %s", err, draft)

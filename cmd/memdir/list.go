@@ -13,6 +13,7 @@ import (
 type listOptions struct {
 	typ    string
 	agents bool
+	team   bool
 }
 
 func newListCmd(a *app) *cobra.Command {
@@ -24,6 +25,9 @@ func newListCmd(a *app) *cobra.Command {
 be read or parsed are reported on stderr with their line, and the others
 are still listed.
 
+The project's team memory (docs/team.md) is listed after your own, each
+row marked (team); --team lists only the team's.
+
 With --agents, list instead every subagent memory of the project and of
 the user (Claude Code's agent memory: user, project and local scope) with
 its number of topics; --agent-type NAME --scope S lists one of them.
@@ -31,6 +35,7 @@ its number of topics; --agent-type NAME --scope S lists one of them.
 Examples:
   memdir list
   memdir list --type feedback
+  memdir list --team
   memdir list --json | jq -r '.[].file'
   memdir list --agents
   memdir list --agent-type code-reviewer --scope project`,
@@ -39,6 +44,7 @@ Examples:
 	}
 	cmd.Flags().StringVarP(&opts.typ, "type", "t", "", "only topics of this type")
 	cmd.Flags().BoolVar(&opts.agents, "agents", false, "list the subagent memories instead, with counts")
+	cmd.Flags().BoolVar(&opts.team, "team", false, "list only the project's team memory")
 	return cmd
 }
 
@@ -66,20 +72,22 @@ func runList(a *app, opts listOptions) error {
 	if err != nil {
 		return err
 	}
-	if !ws.dir.Exists() {
-		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
-	}
-	topics, problems, err := ws.dir.List()
+	team, err := a.listTeam(ws, opts.team)
 	if err != nil {
 		return err
 	}
-	for _, p := range problems {
-		a.warn("skipped %s", p)
+	out := []listedTopic{}
+	if !opts.team {
+		if !ws.dir.Exists() && team == nil {
+			return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
+		}
+		if out, err = a.listDir(ws.dir, only, "", out); err != nil {
+			return err
+		}
 	}
-	out := []topicJSON{}
-	for _, t := range topics {
-		if only == "" || t.Type == only {
-			out = append(out, toJSON(t, false))
+	if team != nil {
+		if out, err = a.listDir(team.dir, only, scopeTeam, out); err != nil {
+			return err
 		}
 	}
 	if a.json {
@@ -91,7 +99,53 @@ func runList(a *app, opts listOptions) error {
 		if t.Private {
 			mark = " (private)"
 		}
+		if t.Scope == scopeTeam {
+			mark += " (team)"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s%s — %s\n", t.Type, t.File, t.Name, mark, t.Description)
 	}
 	return tw.Flush()
+}
+
+// listedTopic is a topic as list prints it: team topics carry "scope":
+// "team".
+type listedTopic struct {
+	memdir.TopicView
+	Scope string `json:"scope,omitempty"`
+}
+
+// listTeam opens the team memory list shows: nil when the project has
+// none (an error only when --team asked for it).
+func (a *app) listTeam(ws *workspace, only bool) (*teamMemory, error) {
+	if only {
+		d, _, err := a.scopeDir(ws, true)
+		if err != nil {
+			return nil, err
+		}
+		return &teamMemory{dir: d}, nil
+	}
+	if a.agentType != "" {
+		return nil, nil
+	}
+	return a.teamExisting(ws)
+}
+
+// listDir appends the topics of d, of type only when set, to out.
+func (a *app) listDir(d *memdir.Dir, only typesx.Type, scope string, out []listedTopic) ([]listedTopic, error) {
+	if !d.Exists() {
+		return out, nil
+	}
+	topics, problems, err := d.List()
+	if err != nil {
+		return out, err
+	}
+	for _, p := range problems {
+		a.warn("skipped %s", p)
+	}
+	for _, t := range topics {
+		if only == "" || t.Type == only {
+			out = append(out, listedTopic{TopicView: toJSON(t, false), Scope: scope})
+		}
+	}
+	return out, nil
 }

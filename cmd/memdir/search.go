@@ -1,13 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
 )
@@ -26,7 +29,9 @@ func newSearchCmd(a *app) *cobra.Command {
 		Use:   "search QUERY...",
 		Short: "Find memories by what they say, best first",
 		Long: `Search every topic (name, description, tags and body) and the daily-log
-entries no dream has distilled yet, and print the best matches first: one
+entries no dream has distilled yet, of your memory and of the project's team
+memory (each team result marked "(team)", "scope": "team" in JSON; see
+docs/team.md), and print the best matches first: one
 row each with type, file, name, date and a snippet with the matched words
 in **bold**. "memdir show FILE" prints a whole topic.
 
@@ -81,13 +86,27 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 	if err != nil {
 		return err
 	}
-	if !ws.dir.Exists() {
+	var team *teamMemory
+	if a.agentType == "" {
+		if team, err = a.teamExisting(ws); err != nil {
+			return err
+		}
+	}
+	if !ws.dir.Exists() && team == nil {
 		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
 	}
-	hits, err := search.Open(ws.dir).Search(ctx, q)
-	if err != nil {
-		return err
+	var hits []scopedHit
+	if ws.dir.Exists() {
+		if hits, err = searchDir(ctx, ws.dir, q, "", hits); err != nil {
+			return err
+		}
 	}
+	if team != nil {
+		if hits, err = searchDir(ctx, team.dir, q, scopeTeam, hits); err != nil {
+			return err
+		}
+	}
+	hits = mergeHits(hits, q.Limit)
 	if a.json {
 		return a.writeJSON(hits)
 	}
@@ -98,6 +117,48 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 		fmt.Fprintln(a.out, hitRow(h))
 	}
 	return nil
+}
+
+// scopedHit is a search result; a team memory's carries "scope": "team".
+type scopedHit struct {
+	search.Hit
+	Scope string `json:"scope,omitempty"`
+}
+
+// searchDir searches one memory directory and appends its hits, marked
+// with scope, to out.
+func searchDir(ctx context.Context, d *memdir.Dir, q search.Query, scope string, out []scopedHit) ([]scopedHit, error) {
+	hits, err := search.Open(d).Search(ctx, q)
+	for _, h := range hits {
+		out = append(out, scopedHit{Hit: h, Scope: scope})
+	}
+	return out, err
+}
+
+// mergeHits orders the hits of personal and team memory as one list, the
+// way each search orders its own (a memory named by the query first, then
+// by score, then the newer) and keeps the first limit. Personal hits come
+// first, so at equal rank the person's own memory wins.
+func mergeHits(hits []scopedHit, limit int) []scopedHit {
+	slices.SortStableFunc(hits, func(a, b scopedHit) int {
+		switch {
+		case a.ExactName != b.ExactName:
+			if a.ExactName {
+				return -1
+			}
+			return 1
+		case a.Score != b.Score:
+			return cmp.Compare(b.Score, a.Score)
+		}
+		return b.Modified.Compare(a.Modified)
+	})
+	if limit > 0 && len(hits) > limit {
+		hits = hits[:limit]
+	}
+	if hits == nil {
+		hits = []scopedHit{}
+	}
+	return hits
 }
 
 // searchQuery checks the flags and builds the query.
@@ -135,8 +196,8 @@ func searchQuery(a *app, opts searchOptions, text string) (search.Query, error) 
 const rowWidth = 160
 
 // hitRow is one result as a row: type, file (#entry for a log entry),
-// name, date and as much snippet as fits.
-func hitRow(h search.Hit) string {
+// name ("(team)" after a team memory's), date and as much snippet as fits.
+func hitRow(h scopedHit) string {
 	typ, file, date := string(h.Type), h.File, h.Modified.Format("2006-01-02")
 	if typ == "" {
 		typ = "-"
@@ -146,6 +207,9 @@ func hitRow(h search.Hit) string {
 		date = h.Day
 	}
 	name := search.TrimSnippet(strings.Join(strings.Fields(h.Name), " "), 40)
+	if h.Scope == scopeTeam {
+		name += " (team)"
+	}
 	head := fmt.Sprintf("%-9s  %s  %s  %s", typ, file, name, date)
 	room := rowWidth - utf8.RuneCountInString(head) - 2
 	if room < 12 || h.Snippet == "" {
