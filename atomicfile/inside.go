@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/memdir/memdir/untrusted"
@@ -237,7 +238,12 @@ func (s Stamp) settle(root *os.Root, rel string, old *os.File, data []byte) erro
 
 // Root is a directory opened once for many reads inside it, as
 // ReadInside does one.
-type Root struct{ root *os.Root }
+type Root struct {
+	root *os.Root
+
+	once sync.Once
+	dir  *os.File // the root directory itself, for Stamp's fstatat
+}
 
 // OpenRoot opens dir (which may itself be a symlink) for reads inside it.
 func OpenRoot(dir string) (*Root, error) {
@@ -276,5 +282,31 @@ func (r *Root) Stat(rel string) (fs.FileInfo, error) {
 	return fi, outside(rel, err)
 }
 
+// fd is a descriptor on the root directory, opened once through the
+// root (so it is the directory the root holds, whatever its path names
+// now) and kept until Close.
+func (r *Root) fd() (int, error) {
+	r.once.Do(func() { r.dir, _ = r.root.Open(".") })
+	if r.dir == nil {
+		return -1, os.ErrNotExist
+	}
+	return int(r.dir.Fd()), nil
+}
+
+// stampSlow is Stamp through os.Root's Lstat.
+func (r *Root) stampSlow(rel string) (size, mtime, ctime int64, ino uint64, ok bool) {
+	fi, err := r.Lstat(rel)
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, 0, 0, 0, false
+	}
+	ctime, ino = sysStamp(fi)
+	return fi.Size(), fi.ModTime().UnixNano(), ctime, ino, true
+}
+
 // Close closes the root.
-func (r *Root) Close() error { return r.root.Close() }
+func (r *Root) Close() error {
+	if r.dir != nil {
+		r.dir.Close()
+	}
+	return r.root.Close()
+}

@@ -12,19 +12,12 @@ import (
 // when it is gone or is not a regular file (a symlink is never followed).
 // An atomic save (a new inode) or a copy that keeps the modification time
 // (a new change time) is a change even at the same size and mtime.
-// It stats through the memory directory's root (fstatat on its
-// descriptor: about half the cost of os.Lstat of the whole path, and a
-// search stats every file); root nil stats nothing.
+// root nil stats nothing.
 func stampFile(root *atomicfile.Root, name string) (size, mtime, ctime int64, ino uint64, ok bool) {
 	if root == nil {
 		return 0, 0, 0, 0, false
 	}
-	fi, err := root.Lstat(name)
-	if err != nil || !fi.Mode().IsRegular() {
-		return 0, 0, 0, 0, false
-	}
-	ctime, ino = sysStamp(fi)
-	return fi.Size(), fi.ModTime().UnixNano(), ctime, ino, true
+	return root.Stamp(name)
 }
 
 // dirMtime is a directory's modification time, 0 when it is not one.

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package search
+package atomicfile
 
 import "io/fs"
 

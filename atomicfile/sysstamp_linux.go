@@ -1,4 +1,4 @@
-package search
+package atomicfile
 
 import (
 	"io/fs"
