@@ -18,15 +18,27 @@ type Change struct {
 	Message string
 }
 
-// Changed reports a change to the OnChange hook, if there is one. The
-// store calls it while it still holds the lock, so a hook (a git commit,
-// say) sees the files exactly as the change left them; packages that
-// write memory under Lock call it the same way.
+// Committer records a completed change to memory: a git commit, in
+// memdir's git support. The store calls it while it still holds the lock,
+// so it sees the files exactly as the change left them.
+type Committer interface {
+	Commit(Change) error
+}
+
+// CommitFunc is a function that is a Committer.
+type CommitFunc func(Change) error
+
+// Commit calls f.
+func (f CommitFunc) Commit(c Change) error { return f(c) }
+
+// Changed passes a change to the committer the directory was opened with,
+// if any. The store calls it for each of its own changes; packages that
+// write memory under Lock (dream, the watcher) call it the same way.
 func (d *Dir) Changed(c Change) error {
-	if d.OnChange == nil || len(c.Paths) == 0 {
+	if d.committer == nil || len(c.Paths) == 0 {
 		return nil
 	}
-	if err := d.OnChange(c); err != nil {
+	if err := d.committer.Commit(c); err != nil {
 		return fmt.Errorf("after %s: %w", c.Message, err)
 	}
 	return nil

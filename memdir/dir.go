@@ -57,18 +57,10 @@ type Dir struct {
 	Now         func() time.Time // the clock; time.Now when nil
 	LockTimeout time.Duration    // DefaultLockTimeout when zero
 
-	// OnChange, when set, is called after every change to memory while
-	// the lock is still held (memdir's git support commits from it).
-	OnChange func(Change) error
-
 	// Fault, when set, is called at named points of every write (crash
 	// tests kill the process there): "write <file>" runs when the file's
 	// new content is complete in its temp and about to replace it.
 	Fault func(point string)
-
-	// LastRecovery is what the last lock taken repaired after a holder
-	// that was killed, or nil.
-	LastRecovery *Recovery
 
 	// Cache, when set, keeps work a long-running process can reuse from
 	// one call to the next (see Cache).
@@ -78,6 +70,11 @@ type Dir struct {
 	// written (a subagent memory whose MEMORY.md is a link, as Claude
 	// Code treats it): every write fails with ErrReadOnly.
 	ReadOnly string
+
+	// committer records every change (see WithCommitter); repaired hears
+	// what a lock repaired (see WithRepairReport). Both are fixed at Open.
+	committer Committer
+	repaired  func(*Recovery)
 }
 
 // faultHook returns the Fault call for one point, or nil.
@@ -88,9 +85,28 @@ func (d *Dir) faultHook(point string) func() {
 	return func() { d.Fault(point) }
 }
 
-// Open returns the memory directory at path. It does not create it.
-func Open(path string, mode Mode) *Dir {
-	return &Dir{Path: path, Mode: mode}
+// Open returns the memory directory at path, in mode, with the
+// collaborators opts pass in. It does not create it.
+func Open(path string, mode Mode, opts ...Option) *Dir {
+	d := &Dir{Path: path, Mode: mode}
+	for _, o := range opts {
+		o(d)
+	}
+	return d
+}
+
+// Option passes a collaborator to Open.
+type Option func(*Dir)
+
+// WithCommitter makes c record every change to memory (memdir's git
+// support commits each one). A nil c records nothing.
+func WithCommitter(c Committer) Option { return func(d *Dir) { d.committer = c } }
+
+// WithRepairReport makes report hear what taking the lock repaired after
+// a holder that was killed, as soon as it is repaired and before the call
+// that took the lock goes on (the CLI warns on stderr).
+func WithRepairReport(report func(*Recovery)) Option {
+	return func(d *Dir) { d.repaired = report }
 }
 
 func (d *Dir) now() time.Time {

@@ -125,8 +125,9 @@ func TestFitTwiceWritesNothing(t *testing.T) {
 	}
 	var writes []string
 	changes := 0
+	d = Open(d.Path, d.Mode, WithCommitter(CommitFunc(func(Change) error { changes++; return nil })))
+	d.Now = func() time.Time { return raceNow }
 	d.Fault = func(point string) { writes = append(writes, point) }
-	d.OnChange = func(Change) error { changes++; return nil }
 	for _, op := range []func() ([]Problem, error){d.Rebuild, d.Fit} {
 		if _, err := op(); err != nil {
 			t.Fatal(err)

@@ -24,7 +24,7 @@ type ReconcileRequest struct {
 	// Files are base names of topic files to re-read, present or deleted.
 	Files []string
 	// Touched are other paths (relative to the directory, slash-separated)
-	// seen changed; they are passed on to OnChange with the files.
+	// seen changed; they are passed on to the committer with the files.
 	Touched []string
 	// What names the work in the lock note and the change message; it
 	// defaults to "reconcile".
@@ -47,7 +47,7 @@ type ReconcileResult struct {
 	// Problems are files left alone (invalid frontmatter, secrets) and an
 	// index over its load caps.
 	Problems []Finding `json:"problems,omitempty"`
-	// Paths are what was reported to OnChange: index files rewritten and
+	// Paths are what was passed to the committer: index files rewritten and
 	// the topic and other files seen changed.
 	Paths []string `json:"paths,omitempty"`
 }
@@ -88,7 +88,8 @@ func (d *Dir) Reconcile() (ReconcileResult, error) {
 // the hook, a renamed file's line follows it in place, a deleted or
 // private topic's line goes. It never writes a topic file: a file with
 // invalid frontmatter or a secret is reported and its line left as it
-// was. It holds the lock and, when anything changed, calls OnChange once.
+// was. It holds the lock and, when anything changed, passes the change to
+// the committer once.
 func (d *Dir) ReconcileWith(req ReconcileRequest) (ReconcileResult, error) {
 	if req.What == "" {
 		req.What = "reconcile"
@@ -170,7 +171,7 @@ func (d *Dir) reconcileOnce(req ReconcileRequest) (ReconcileResult, map[string]*
 	return res, seen, written, nil
 }
 
-// changedPaths lists what a reconciliation reports to OnChange: the index
+// changedPaths lists what a reconciliation passes to the committer: the index
 // files it wrote, the topic files it read that were fine or are gone (a
 // broken file or one with a secret is not passed on) and the other paths
 // the caller saw change.

@@ -104,7 +104,8 @@ func TestReconcile(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d := Open(t.TempDir(), Live)
+			var changes []Change
+			d := Open(t.TempDir(), Live, WithCommitter(CommitFunc(func(c Change) error { changes = append(changes, c); return nil })))
 			reconWrite(t, d, IndexFile, tc.index)
 			reconWrite(t, d, "user_role.md", topicText("Role", "Senior Go engineer", "user"))
 			reconWrite(t, d, "feedback_testing.md", topicText("Testing policy", "Real database", "feedback"))
@@ -119,8 +120,6 @@ func TestReconcile(t *testing.T) {
 				reconWrite(t, d, f, text)
 				before[f] = text
 			}
-			var changes []Change
-			d.OnChange = func(c Change) error { changes = append(changes, c); return nil }
 			res, err := d.ReconcileWith(tc.req)
 			if err != nil {
 				t.Fatal(err)

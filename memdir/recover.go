@@ -24,7 +24,8 @@ type Recovery struct {
 
 // lock takes the sidecar lock for a piece of work named what. When the
 // last holder was killed while it held it, the leftovers are repaired
-// first, under the lock (see recoverFrom); if that fails, the killed
+// first, under the lock (see recoverFrom), and the repair goes to the
+// directory's repair report (WithRepairReport); if that fails, the killed
 // holder's note stays for the next process and the error is returned.
 func (d *Dir) lock(what string) (*Lock, error) {
 	if d.ReadOnly != "" {
@@ -46,7 +47,9 @@ func (d *Dir) lock(what string) (*Lock, error) {
 		lk.abandon()
 		return nil, fmt.Errorf("repair what %s left: %w", strings.TrimSpace(lk.left), err)
 	}
-	d.LastRecovery = rec
+	if d.repaired != nil {
+		d.repaired(rec)
+	}
 	return lk, nil
 }
 

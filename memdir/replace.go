@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/secrets"
 )
 
 // Replace validates new content for a topic file (after an edit), writes
@@ -17,6 +18,24 @@ import (
 // changed or removed the topic meanwhile, and Replace refuses rather than
 // lose that change.
 func (d *Dir) Replace(file string, base, data []byte) (Replaced, error) {
+	return d.replace(file, base, data, "edit "+file)
+}
+
+// Restore brings a topic back as a version from history, a removed topic
+// included: as Replace without a base, and the change says where the
+// version came from ("restore FILE from FROM"). Every way into memory
+// passes the one scanner: a version that holds what looks like a
+// credential (it may predate the scanner, or come from a hand commit) is
+// refused with an *InputError and nothing is written.
+func (d *Dir) Restore(file string, data []byte, from string) (Replaced, error) {
+	if found := secrets.Scan(string(data)); len(found) > 0 {
+		return Replaced{}, &InputError{Msg: fmt.Sprintf("%s as at %s holds what looks like a %s (line %d): secrets never go into memory; nothing was restored", file, from, found[0].Kind, found[0].Line)}
+	}
+	return d.replace(file, nil, data, "restore "+file+" from "+from)
+}
+
+// replace is Replace with the change's message.
+func (d *Dir) replace(file string, base, data []byte, message string) (Replaced, error) {
 	t, err := ParseTopic(file, data)
 	if err != nil {
 		return Replaced{}, &InputError{Msg: err.Error(), Err: err}
@@ -72,7 +91,7 @@ func (d *Dir) Replace(file string, base, data []byte) (Replaced, error) {
 		if over != "" {
 			paths = append(paths, over)
 		}
-		err = d.Changed(Change{Paths: paths, Message: "edit " + file})
+		err = d.Changed(Change{Paths: paths, Message: message})
 	}
 	return res, err
 }

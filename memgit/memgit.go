@@ -77,7 +77,7 @@
 // commits are roots (shallow.go).
 //
 // Callers hold memdir's sidecar lock around every write, as the store
-// does when it calls its OnChange hook; packing (gc.go) runs inside a
+// does when it calls its committer; packing (gc.go) runs inside a
 // commit, under that lock, in a repository of its own only.
 package memgit
 

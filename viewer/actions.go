@@ -106,8 +106,8 @@ func (s *Server) forget(w http.ResponseWriter, r *http.Request) {
 }
 
 // restore brings a topic back as it was at a commit, as `memdir restore`
-// does: the version passes the secret scan and Dir.Replace, and the commit
-// says where it came from.
+// does: through Dir.Restore, which scans the version for secrets and
+// says in the commit where it came from.
 func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 	pg, file, ok := s.startTopic(w, r)
 	if !ok {
@@ -136,16 +136,7 @@ func (s *Server) restoreAt(d *memdir.Dir, file, rev string) error {
 	if err != nil {
 		return &memdir.InputError{Msg: fmt.Sprintf("%s did not exist at %s", file, at.Short)}
 	}
-	if found := secrets.Scan(string(data)); len(found) > 0 {
-		return &memdir.InputError{Msg: fmt.Sprintf("%s as at %s holds what looks like a %s (line %d): secrets never go into memory; nothing was restored", file, at.Short, found[0].Kind, found[0].Line)}
-	}
-	if hook := d.OnChange; hook != nil {
-		d.OnChange = func(c memdir.Change) error {
-			c.Message = fmt.Sprintf("restore %s from %s", file, at.Short)
-			return hook(c)
-		}
-	}
-	_, err = d.Replace(file, nil, data)
+	_, err = d.Restore(file, data, at.Short)
 	return err
 }
 

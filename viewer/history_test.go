@@ -18,19 +18,19 @@ import (
 // commits with their diffs, and restoring the first version brings its
 // text back and commits the restore.
 func TestHistoryAndRestore(t *testing.T) {
-	d := memdir.Open(filepath.Join(t.TempDir(), "memory"), memdir.Live)
-	if _, err := d.Init(); err != nil {
-		t.Fatal(err)
-	}
 	gopts := memgit.Options{Getenv: func(k string) string {
 		return map[string]string{"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
 			"GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com"}[k]
 	}}
-	if _, _, err := memgit.Init(d.Path, gopts); err != nil {
+	path := filepath.Join(t.TempDir(), "memory")
+	d := memdir.Open(path, memdir.Live, memdir.WithCommitter(memdir.CommitFunc(func(c memdir.Change) error {
+		return memgit.Policy{Git: true}.Record(path, gopts, c.Paths, c.Message)
+	})))
+	if _, err := d.Init(); err != nil {
 		t.Fatal(err)
 	}
-	d.OnChange = func(c memdir.Change) error {
-		return memgit.Policy{Git: true}.Record(d.Path, gopts, c.Paths, c.Message)
+	if _, _, err := memgit.Init(d.Path, gopts); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := d.Add(memdir.AddRequest{Type: typesx.Project, Name: "Freeze", Text: "The merge freeze starts on Thursday."}); err != nil {
 		t.Fatal(err)

@@ -66,15 +66,15 @@ func startWatch(t *testing.T, setup map[string]string) *harness {
 // startWatchWith is startWatch with a quiet period of its own.
 func startWatchWith(t *testing.T, setup map[string]string, debounce time.Duration) *harness {
 	t.Helper()
-	d := memdir.Open(t.TempDir(), memdir.Live)
+	changes := make(chan memdir.Change, 1000)
+	d := memdir.Open(t.TempDir(), memdir.Live, memdir.WithCommitter(memdir.CommitFunc(func(c memdir.Change) error { changes <- c; return nil })))
 	if _, err := d.Init(); err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, d: d, reports: make(chan Report, 1000), changes: make(chan memdir.Change, 1000), log: &syncBuffer{}}
+	h := &harness{t: t, d: d, reports: make(chan Report, 1000), changes: changes, log: &syncBuffer{}}
 	for f, text := range setup {
 		h.write(f, text)
 	}
-	d.OnChange = func(c memdir.Change) error { h.changes <- c; return nil }
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

@@ -184,21 +184,21 @@ func firstNonEmpty(s ...string) string {
 }
 
 // openWorkspace opens the memory directory loc.Dir with the settings s:
-// its mode, lock timeout, clock and git hook. Every command's workspace,
-// and each directory `daemon --all` dreams, is opened here.
+// its mode, lock timeout and clock, the committer that records every
+// change (git) and the report of what a lock repaired (stderr). Every
+// command's workspace, and each directory `daemon --all` dreams, is opened
+// here.
 func (a *app) openWorkspace(loc canonical.Location, s *settings.Settings) (*workspace, error) {
 	mode, err := a.mode(s, loc.Dir)
 	if err != nil {
 		return nil, err
 	}
-	d := memdir.Open(loc.Dir, mode)
+	d := memdir.Open(loc.Dir, mode, memdir.WithCommitter(a.committer(s, loc.Dir)), memdir.WithRepairReport(a.repaired))
 	d.Now = a.now
 	if to := s.Duration("lock.timeout"); to > 0 {
 		d.LockTimeout = to
 	}
-	ws := &workspace{loc: loc, settings: s, dir: d}
-	a.installGitHook(ws)
-	return ws, nil
+	return &workspace{loc: loc, settings: s, dir: d}, nil
 }
 
 // project finds the project root and loads the settings cascade for it.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
+	"github.com/memdir/memdir/settings"
 )
 
 // gitOptions hands memgit the command's clock and environment.
@@ -13,16 +14,29 @@ func (a *app) gitOptions() memgit.Options {
 	return memgit.Options{Now: a.now, Getenv: a.getenv}
 }
 
-// installGitHook makes every change to memory one commit when memory is
-// versioned (memgit.Policy says when). It costs one stat when it is not.
-func (a *app) installGitHook(ws *workspace) {
-	p := memgit.Policy{Git: ws.settings.Bool("git"), AutoCommit: ws.settings.Bool("git.autocommit")}
-	if !p.Versioned(ws.loc.Dir) {
-		return
+// committer is what records each change to the memory directory dir
+// under the settings s: a git commit when memory is versioned
+// (memgit.Policy says when), else nothing. It costs one stat when it is
+// not versioned.
+func (a *app) committer(s *settings.Settings, dir string) memdir.Committer {
+	p := memgit.Policy{Git: s.Bool("git"), AutoCommit: s.Bool("git.autocommit")}
+	if !p.Versioned(dir) {
+		return nil
 	}
-	ws.dir.OnChange = func(c memdir.Change) error {
-		return a.gitRefused(c.Message, p.Record(ws.loc.Dir, a.gitOptions(), c.Paths, c.Message))
-	}
+	return &gitCommitter{a: a, dir: dir, policy: p}
+}
+
+// gitCommitter commits each change to memory as its policy says; a
+// refusal is a warning, not a failure of the change.
+type gitCommitter struct {
+	a      *app
+	dir    string
+	policy memgit.Policy
+}
+
+// Commit records c as one commit.
+func (g *gitCommitter) Commit(c memdir.Change) error {
+	return g.a.gitRefused(c.Message, g.policy.Record(g.dir, g.a.gitOptions(), c.Paths, c.Message))
 }
 
 // gitRefused turns a refusal into a warning and passes other errors on.

@@ -7,13 +7,10 @@ import (
 	"github.com/memdir/memdir/memdir"
 )
 
-// reportRecovery says on stderr what the command's lock repaired after a
-// memdir that was killed while it held it.
-func (a *app) reportRecovery(d *memdir.Dir) {
-	rec := d.LastRecovery
-	if rec == nil {
-		return
-	}
+// repaired says on stderr what a lock repaired after a memdir that was
+// killed while it held it. openWorkspace passes it to every directory it
+// opens, so each command that takes the lock reports a repair.
+func (a *app) repaired(rec *memdir.Recovery) {
 	var parts []string
 	if n := len(rec.Temps); n > 0 {
 		parts = append(parts, fmt.Sprintf("removed %d temp file(s)", n))
@@ -26,3 +23,8 @@ func (a *app) reportRecovery(d *memdir.Dir) {
 	}
 	a.warn("a memdir process was killed while it held the lock (%s): %s", rec.Holder, strings.Join(parts, "; "))
 }
+
+// reportRecovery does nothing: a repair is reported as it happens, by
+// repaired. It stays until add.go, rm.go, edit.go, index.go and mcp.go
+// drop their calls.
+func (a *app) reportRecovery(*memdir.Dir) {}

@@ -4,9 +4,6 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-
-	"github.com/memdir/memdir/memdir"
-	"github.com/memdir/memdir/secrets"
 )
 
 type restoreOptions struct {
@@ -59,18 +56,7 @@ func runRestore(a *app, opts restoreOptions, ref string) error {
 	if err != nil {
 		return usagef("%s did not exist at %s (%s): `memdir history %s` shows when it did", file, at.Short, at.Subject, file)
 	}
-	// Every way into memory passes the one scanner, a version from
-	// history too (it may predate the scanner, or come from a hand commit).
-	if found := secrets.Scan(string(data)); len(found) > 0 {
-		return usagef("%s as at %s holds what looks like a %s (line %d): secrets never go into memory; nothing was restored", file, at.Short, found[0].Kind, found[0].Line)
-	}
-	if hook := ws.dir.OnChange; hook != nil {
-		ws.dir.OnChange = func(c memdir.Change) error {
-			c.Message = fmt.Sprintf("restore %s from %s", file, at.Short)
-			return hook(c)
-		}
-	}
-	res, err := ws.dir.Replace(file, nil, data)
+	res, err := ws.dir.Restore(file, data, at.Short)
 	if err != nil {
 		return err
 	}
