@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/index"
-	"github.com/memdir/memdir/internal/corpus"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/memdir/memdirtest"
 )
 
 // benchDir makes a memory directory holding n generated topics and the
-// MEMORY.md that indexes them (see internal/corpus).
+// MEMORY.md that indexes them (see memdirtest).
 func benchDir(tb testing.TB, n int) *memdir.Dir {
 	tb.Helper()
 	d := memdir.Open(tb.TempDir(), memdir.Live)
@@ -20,7 +20,7 @@ func benchDir(tb testing.TB, n int) *memdir.Dir {
 	if _, err := d.Init(); err != nil {
 		tb.Fatal(err)
 	}
-	if err := corpus.Write(d.Path, n, now); err != nil {
+	if err := memdirtest.Write(d.Path, n, now); err != nil {
 		tb.Fatal(err)
 	}
 	return d
@@ -35,7 +35,7 @@ func BenchmarkAdd(b *testing.B) {
 			d := benchDir(b, n)
 			i := n
 			for b.Loop() {
-				res, err := d.Add(corpus.Request(i))
+				res, err := d.Add(memdirtest.Request(i))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -58,7 +58,7 @@ func BenchmarkAddFitted10000(b *testing.B) {
 	}
 	i := 10000
 	for b.Loop() {
-		if res, err := d.Add(corpus.Request(i)); err != nil || res.Action != memdir.Created {
+		if res, err := d.Add(memdirtest.Request(i)); err != nil || res.Action != memdir.Created {
 			b.Fatalf("add %d: %v %v, want a new topic", i, res, err)
 		}
 		i++
@@ -101,7 +101,7 @@ func BenchmarkLoadIndex(b *testing.B) {
 func TestBenchRequestsAreDistinct(t *testing.T) {
 	d := benchDir(t, 50)
 	for i := 50; i < 60; i++ {
-		res, err := d.Add(corpus.Request(i))
+		res, err := d.Add(memdirtest.Request(i))
 		if err != nil {
 			t.Fatal(err)
 		}

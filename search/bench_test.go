@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	benchcorpus "github.com/memdir/memdir/internal/corpus"
 	"github.com/memdir/memdir/memdir"
+	benchcorpus "github.com/memdir/memdir/memdir/memdirtest"
 )
 
 // benchDir writes n topics of the benchmark corpus (internal/corpus, the

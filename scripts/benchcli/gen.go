@@ -6,8 +6,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/memdir/memdir/internal/corpus"
 	"github.com/memdir/memdir/memdir"
+	corpus "github.com/memdir/memdir/memdir/memdirtest"
 )
 
 // runGen writes a memory directory holding n generated topics (see

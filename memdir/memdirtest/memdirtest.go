@@ -1,13 +1,14 @@
-// Package corpus generates the synthetic memory the benchmarks measure:
-// memdir's and search's own (go test -bench ./memdir ./search) and the
-// whole-process ones of scripts/benchcli gen. Topic i is always the same
-// topic, so figures from all of them stay comparable.
+// Package memdirtest generates the synthetic memory the benchmarks
+// measure: the store's and search's own (go test -bench ./memdir ./search)
+// and the whole-process ones of scripts/benchcli gen. Topic i is always
+// the same topic, so figures from all of them stay comparable. Nothing in
+// the product imports it.
 //
 // Topics are made of ordinary engineering words so that names and
 // descriptions look like real ones to memdir's similarity check; each name
 // and description ends with the topic's number, which keeps every topic
 // apart from every other (numbers that differ are never the same memory).
-package corpus
+package memdirtest
 
 import (
 	"fmt"

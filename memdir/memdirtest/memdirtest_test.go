@@ -1,4 +1,4 @@
-package corpus
+package memdirtest
 
 import (
 	"testing"
