@@ -94,7 +94,8 @@ type Context struct {
 	Agent  string  `json:"agent"`
 	Cwd    string  `json:"cwd"`
 	Blocks []Block `json:"blocks"`
-	// Dropped lists index entries the load caps left out.
+	// Dropped lists the personal index's entries the load caps left out
+	// (the team index's cut is said in its own block's warning).
 	Dropped []index.Entry `json:"-"`
 }
 
@@ -116,7 +117,6 @@ func Build(opts Options) Context {
 	}
 	if m := opts.Team; m != nil {
 		if view := index.Load(m.Index, m.Caps); view.Text != "" {
-			c.Dropped = append(c.Dropped, view.Dropped...)
 			c.Blocks = append(c.Blocks, Block{Kind: "team-memory", Path: m.Dir, Scope: typesx.ScopeTeam, Text: teamText(m, view)})
 		}
 	}

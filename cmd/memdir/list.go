@@ -124,10 +124,7 @@ func (a *app) listTeam(ws *workspace, only bool) (*teamMemory, error) {
 		}
 		return &teamMemory{dir: d}, nil
 	}
-	if a.agentType != "" {
-		return nil, nil
-	}
-	return a.teamExisting(ws)
+	return a.teamRead(ws), nil
 }
 
 // listDir appends the topics of d, of type only when set, to out.

@@ -86,12 +86,7 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 	if err != nil {
 		return err
 	}
-	var team *teamMemory
-	if a.agentType == "" {
-		if team, err = a.teamExisting(ws); err != nil {
-			return err
-		}
-	}
+	team := a.teamRead(ws)
 	if !ws.dir.Exists() && team == nil {
 		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
 	}

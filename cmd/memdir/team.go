@@ -158,6 +158,22 @@ func (a *app) teamExisting(ws *workspace) (*teamMemory, error) {
 	return tm, nil
 }
 
+// teamRead opens the team memory for a read that also shows personal
+// memory (context, search, list): a team directory refused as leading
+// out of the project is left out with a warning rather than failing the
+// read, so a hostile clone cannot stop a session from starting.
+func (a *app) teamRead(ws *workspace) *teamMemory {
+	if a.agentType != "" {
+		return nil
+	}
+	tm, err := a.teamExisting(ws)
+	if err != nil {
+		a.warn("team memory left out: %v", err)
+		return nil
+	}
+	return tm
+}
+
 // scopeDir is the memory directory a topic command acts on: the team's
 // with --team, else the personal one.
 func (a *app) scopeDir(ws *workspace, team bool) (*memdir.Dir, string, error) {
@@ -228,9 +244,9 @@ func (a *app) topicIn(ref string, team, fallback bool) (*workspace, *memdir.Dir,
 // teamContext is the team memory for the session context: nil when the
 // project has none.
 func (a *app) teamContext(ws *workspace) (*sessionctx.TeamMemory, error) {
-	tm, err := a.teamExisting(ws)
-	if err != nil || tm == nil {
-		return nil, err
+	tm := a.teamRead(ws)
+	if tm == nil {
+		return nil, nil
 	}
 	data, err := tm.dir.AgentIndex(index.DefaultCaps)
 	if err != nil {
