@@ -45,6 +45,8 @@ type git struct {
 	env  []string
 }
 
+// newGit runs git on repo; with repo "", on none (git merge-file needs
+// none).
 func newGit(ctx context.Context, repo string) *git {
 	env := make([]string, 0, len(os.Environ())+6)
 	for _, kv := range os.Environ() {
@@ -54,7 +56,10 @@ func newGit(ctx context.Context, repo string) *git {
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "GIT_DIR="+repo, "GIT_TERMINAL_PROMPT=0",
+	if repo != "" {
+		env = append(env, "GIT_DIR="+repo)
+	}
+	env = append(env, "GIT_TERMINAL_PROMPT=0",
 		"GIT_AUTHOR_NAME=memdir", "GIT_AUTHOR_EMAIL=memdir@localhost",
 		"GIT_COMMITTER_NAME=memdir", "GIT_COMMITTER_EMAIL=memdir@localhost")
 	return &git{ctx: ctx, repo: repo, env: env}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/memdir"
+	memsync "github.com/memdir/memdir/sync"
 )
 
 type initOptions struct {
@@ -24,6 +26,11 @@ how this directory takes new memories: live (the default) writes topic files
 at once, log appends to a daily log that memdir dream distills. --git makes
 the memory directory a git repository of its own (not inside a project's
 work tree): every change to memory is then committed.
+
+When the memory directory is committed with the project (dir: .memdir,
+say), init also writes a .gitattributes into it and registers memdir's
+merge driver in the project's .git/config, so git merge and git pull
+merge MEMORY.md by entry and topics as text, as memdir sync does.
 
 Examples:
   memdir init
@@ -81,11 +88,19 @@ func runInit(a *app, opts initOptions) error {
 			return err
 		}
 	}
+	// Memory committed with the project merges by entry in git too.
+	config, err := memsync.RegisterDriver(context.Background(), ws.loc.Dir, ws.loc.Root)
+	if err != nil {
+		return err
+	}
 	if a.json {
 		return a.writeJSON(out)
 	}
 	if out.Git != nil {
 		fmt.Fprintln(a.out, out.Git.line())
+	}
+	if config != "" {
+		fmt.Fprintf(a.out, "merge driver: git merges memory as memdir sync does (%s)\n", config)
 	}
 	return nil
 }

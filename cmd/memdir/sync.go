@@ -42,7 +42,7 @@ func counts(res *memsync.Result) (pulled, pushed int) {
 const sessionSyncKey = "sync.at_session_start"
 
 func newSyncCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "sync",
 		Short: "Pull then push your memory of every project through your sync remote",
 		Long: `sync fetches your sync remote (memdir remote set URL), merges it with the
@@ -67,6 +67,8 @@ Examples:
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSync(cmd.Context(), a) },
 	}
+	cmd.AddCommand(newMergeDriverCmd(a))
+	return cmd
 }
 
 func runSync(ctx context.Context, a *app) error {

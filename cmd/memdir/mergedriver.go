@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/atomicfile"
+	memsync "github.com/memdir/memdir/sync"
+	"github.com/memdir/memdir/untrusted"
+)
+
+// newMergeDriverCmd is git's merge driver for memory (hidden): git runs
+// it, as `memdir init` registers it, for each memory file both sides of
+// a merge changed.
+func newMergeDriverCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:    "merge-driver BASE OURS THEIRS PATH",
+		Short:  "Merge one memory file for git, as memdir sync does",
+		Hidden: true,
+		Long: `git runs this for a memory file both sides of a merge changed, when
+.gitattributes names merge=memdir and the repository's config has
+merge.memdir.driver (memdir init registers both for a memory directory
+in a git work tree). MEMORY.md and MEMORY-<type>.md merge by entry,
+topics as text; when both sides changed the same lines of a topic, the
+file keeps ours and theirs is written beside it as
+<name>.conflict-<id>.md. The result replaces OURS, as git expects.
+
+Example (.git/config):
+  [merge "memdir"]
+  	driver = memdir sync merge-driver %O %A %B %P`,
+		Args: exactArgs(4, "git's %O %A %B %P"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMergeDriver(cmd.Context(), a, args[0], args[1], args[2], args[3])
+		},
+	}
+}
+
+func runMergeDriver(ctx context.Context, a *app, base, ours, theirs, path string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if a.json {
+		return usagef("merge-driver writes the merge into OURS for git; --json does not apply")
+	}
+	cwd, err := a.cwd()
+	if err != nil {
+		return err
+	}
+	var sides [3][]byte
+	for i, f := range []string{base, ours, theirs} {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(cwd, f)
+		}
+		if sides[i], err = untrusted.ReadFile(f, "", untrusted.MaxMemory); err != nil {
+			return err
+		}
+	}
+	res, err := memsync.MergeFile(ctx, filepath.Base(path), sides[0], sides[1], sides[2])
+	if err != nil {
+		return err
+	}
+	if res.Conflict != "" {
+		// git runs drivers at the top of the work tree, where path starts.
+		rel := filepath.Join(filepath.Dir(filepath.FromSlash(path)), res.Conflict)
+		if err := atomicfile.WriteInside(cwd, rel, res.ConflictData, atomicfile.Options{Perm: 0o644}); err != nil {
+			return err
+		}
+		a.warn("%s: both sides changed the same lines; ours stays, theirs is in %s: merge it by hand, then remove it", path, filepath.ToSlash(rel))
+	}
+	oursPath := ours
+	if !filepath.IsAbs(oursPath) {
+		oursPath = filepath.Join(cwd, oursPath)
+	}
+	if err := atomicfile.WriteFile(oursPath, res.Merged, 0o644); err != nil {
+		return err
+	}
+	if !res.Clean {
+		return fmt.Errorf("%s: conflict markers left; resolve them as for any file", path)
+	}
+	return nil
+}

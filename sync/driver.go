@@ -1,0 +1,169 @@
+package memsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/canonical"
+)
+
+// DriverName is the merge driver's name in .gitattributes and in git's
+// config (merge.memdir.driver).
+const DriverName = "memdir"
+
+// DriverCommand is the command git runs for the driver: the hidden
+// `memdir sync merge-driver` with git's base, ours, theirs and path.
+// memdir registers exactly this and nothing else; memdir is found on
+// PATH, so the driver follows an upgrade.
+const DriverCommand = "memdir sync merge-driver %O %A %B %P"
+
+// AttributesFile is the attributes file memdir writes into a memory
+// directory that lives in a git work tree.
+const AttributesFile = ".gitattributes"
+
+// attributes are its lines: every index and topic (the directory's own
+// .md files; a leading '/' keeps logs/ and archive/ out) merges with the
+// driver, and the append-only daily logs with git's built-in union merge,
+// which keeps the lines of both sides.
+var attributes = []string{
+	"/MEMORY.md merge=" + DriverName,
+	"/MEMORY-*.md merge=" + DriverName,
+	"/*.md merge=" + DriverName,
+	"/logs/** merge=union",
+}
+
+// FileMerge is the outcome of merging one memory file.
+type FileMerge struct {
+	// Merged is the file's new content.
+	Merged []byte
+	// Clean is false when the file is not one memdir owns and its text
+	// merge left conflict markers in Merged, as git's own merge would.
+	Clean bool
+	// Conflict names the copy that keeps the other side's version of a
+	// topic both sides changed on the same lines (beside the file, as
+	// sync writes it), and ConflictData is its content; "" when none.
+	Conflict     string
+	ConflictData []byte
+}
+
+// MergeFile merges three versions of the memory file name exactly as a
+// sync does: an index (MEMORY.md, MEMORY-<type>.md) by entry, a topic as
+// text, a topic both sides changed on the same lines keeps ours and puts
+// theirs in a conflict copy. Any other file is merged as text, with
+// git's conflict markers when the sides collide.
+func MergeFile(ctx context.Context, name string, base, ours, theirs []byte) (*FileMerge, error) {
+	if isIndex(name) {
+		return &FileMerge{Merged: mergeIndex(base, ours, theirs), Clean: true}, nil
+	}
+	tmp, err := os.MkdirTemp("", "memdir-merge-")
+	if err != nil {
+		return nil, fmt.Errorf("merge %s: %w", name, err)
+	}
+	defer os.RemoveAll(tmp)
+	m := &merger{g: newGit(ctx, ""), tmp: tmp}
+	if !Synced(name) {
+		return m.mergeMarked(base, ours, theirs)
+	}
+	merged, clean, err := m.mergeText(base, ours, theirs)
+	if err != nil {
+		return nil, fmt.Errorf("merge %s: %w", name, err)
+	}
+	if clean {
+		return &FileMerge{Merged: merged, Clean: true}, nil
+	}
+	return &FileMerge{Merged: ours, Clean: true, Conflict: conflictName(name, blobID(theirs)), ConflictData: theirs}, nil
+}
+
+// mergeMarked merges a file memdir does not own the way git would.
+func (m *merger) mergeMarked(base, ours, theirs []byte) (*FileMerge, error) {
+	for name, data := range map[string][]byte{"ours": ours, "base": base, "theirs": theirs} {
+		if err := os.WriteFile(filepath.Join(m.tmp, name), data, 0o600); err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+	}
+	cmd := m.g.command("merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", "--", "ours", "base", "theirs")
+	cmd.Dir = m.tmp
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return &FileMerge{Merged: out, Clean: true}, nil
+	case errors.As(err, &exit) && exit.ExitCode() > 0 && exit.ExitCode() < 128:
+		return &FileMerge{Merged: out}, nil
+	}
+	return nil, fmt.Errorf("git merge-file: %w", err)
+}
+
+// RegisterDriver makes `git merge` and `git pull` merge memory as a sync
+// does, when memDir is committed with the project whose root is root (it
+// lies in root's work tree; a memory directory that is a repository of
+// its own is merged by nobody but memdir): it writes
+// .gitattributes into memDir (adding only the lines it lacks) and sets
+// merge.memdir.driver in that repository's own config to DriverCommand.
+// It returns the config file it wrote, "" when memDir is in neither (a
+// memory directory under memdir's home, say). Call it only on the user's
+// command (init), never because a repository's files ask.
+func RegisterDriver(ctx context.Context, memDir, root string) (string, error) {
+	real, err := filepath.EvalSymlinks(memDir)
+	if err != nil {
+		return "", fmt.Errorf("register merge driver: %w", err)
+	}
+	dirs, found, err := canonical.FindGitDirs(real)
+	if err != nil || !found || dirs.Top != root {
+		return "", err
+	}
+	if err := writeAttributes(memDir); err != nil {
+		return "", err
+	}
+	g := newGit(ctx, "")
+	config := filepath.Join(dirs.CommonDir, "config")
+	for _, kv := range [][2]string{
+		{"merge." + DriverName + ".name", "memdir: indexes by entry, topics as text, conflicts kept as copies"},
+		{"merge." + DriverName + ".driver", DriverCommand},
+	} {
+		cmd := g.command("config", "--file", config, kv[0], kv[1])
+		cmd.Dir = dirs.CommonDir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("register merge driver in %s: %v: %s", config, err, strings.TrimSpace(string(out)))
+		}
+	}
+	return config, nil
+}
+
+// writeAttributes adds the driver's lines that memDir's .gitattributes
+// lacks, keeping every line it has.
+func writeAttributes(memDir string) error {
+	old, err := atomicfile.ReadInside(memDir, AttributesFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("read %s: %w", AttributesFile, err)
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(old), "\n") {
+		have[strings.Join(strings.Fields(l), " ")] = true
+	}
+	data := old
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	added := false
+	for _, l := range attributes {
+		if !have[l] {
+			data = append(data, l+"\n"...)
+			added = true
+		}
+	}
+	if !added {
+		return nil
+	}
+	if err := atomicfile.WriteInside(memDir, AttributesFile, data, atomicfile.Options{Perm: 0o644}); err != nil {
+		return fmt.Errorf("write %s: %w", AttributesFile, err)
+	}
+	return nil
+}

@@ -1,0 +1,151 @@
+package memsync
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const driverTopic = "---\nname: Policy\ndescription: A policy\ntype: feedback\n---\n\n"
+
+func TestMergeFile(t *testing.T) {
+	base := driverTopic + "one\ntwo\nthree\n"
+	for _, tc := range []struct {
+		name, file, base, ours, theirs string
+		want                           string
+		clean                          bool
+		conflict                       bool
+	}{
+		{name: "index union by entry", file: "MEMORY.md",
+			base:   "- [A](feedback_a.md) — a\n",
+			ours:   "- [A](feedback_a.md) — a\n- [B](feedback_b.md) — b\n",
+			theirs: "- [A](feedback_a.md) — a\n- [C](feedback_c.md) — c\n",
+			want:   "- [A](feedback_a.md) — a\n- [B](feedback_b.md) — b\n- [C](feedback_c.md) — c\n", clean: true},
+		{name: "overflow index removal", file: "MEMORY-project.md",
+			base:   "- [A](project_a.md) — a\n- [B](project_b.md) — b\n",
+			ours:   "- [A](project_a.md) — a\n- [B](project_b.md) — b\n",
+			theirs: "- [B](project_b.md) — b\n",
+			want:   "- [B](project_b.md) — b\n", clean: true},
+		{name: "topic clean text merge", file: "feedback_policy.md", base: base,
+			ours:   driverTopic + "ONE\ntwo\nthree\n",
+			theirs: driverTopic + "one\ntwo\nTHREE\n",
+			want:   driverTopic + "ONE\ntwo\nTHREE\n", clean: true},
+		{name: "topic conflict keeps ours and a copy", file: "feedback_policy.md", base: base,
+			ours:   driverTopic + "one\nours\nthree\n",
+			theirs: driverTopic + "one\ntheirs\nthree\n",
+			want:   driverTopic + "one\nours\nthree\n", clean: true, conflict: true},
+		{name: "a file memdir does not own gets markers", file: ".draft.md", base: "a\n",
+			ours: "b\n", theirs: "c\n", want: "<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := MergeFile(context.Background(), tc.file, []byte(tc.base), []byte(tc.ours), []byte(tc.theirs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got.Merged) != tc.want || got.Clean != tc.clean {
+				t.Errorf("merged (clean %v) =\n%s\nwant (clean %v)\n%s", got.Clean, got.Merged, tc.clean, tc.want)
+			}
+			if tc.conflict != (got.Conflict != "") {
+				t.Fatalf("conflict copy = %q, want one: %v", got.Conflict, tc.conflict)
+			}
+			if tc.conflict {
+				if want := conflictName(tc.file, blobID([]byte(tc.theirs))); got.Conflict != want || string(got.ConflictData) != tc.theirs {
+					t.Errorf("conflict copy %s = %q, want %s = %q", got.Conflict, got.ConflictData, want, tc.theirs)
+				}
+			}
+		})
+	}
+}
+
+// TestRegisterDriver: memory committed with the project gets the
+// attributes and the driver in the project's config; memory outside the
+// project's work tree gets neither.
+func TestRegisterDriver(t *testing.T) {
+	root := t.TempDir()
+	run(t, root, "git", "init", "-q")
+	mem := filepath.Join(root, ".memdir")
+	outside := filepath.Join(t.TempDir(), "memory")
+	for _, d := range []string{mem, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(mem, AttributesFile), []byte("*.png binary\n/MEMORY.md  merge=memdir"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	config, err := RegisterDriver(context.Background(), mem, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(root, ".git", "config"); config != want {
+		t.Errorf("config = %q, want %q", config, want)
+	}
+	if got := strings.TrimSpace(run(t, root, "git", "config", "merge.memdir.driver")); got != DriverCommand {
+		t.Errorf("merge.memdir.driver = %q, want %q", got, DriverCommand)
+	}
+	data, _ := os.ReadFile(filepath.Join(mem, AttributesFile))
+	want := "*.png binary\n/MEMORY.md  merge=memdir\n/MEMORY-*.md merge=memdir\n/*.md merge=memdir\n/logs/** merge=union\n"
+	if string(data) != want {
+		t.Errorf(".gitattributes =\n%s\nwant\n%s", data, want)
+	}
+	for path, want := range map[string]string{
+		".memdir/feedback_x.md":              "merge: memdir",
+		".memdir/MEMORY.md":                  "merge: memdir",
+		".memdir/logs/2026/11/2026-11-22.md": "merge: union",
+		".memdir/archive/project_old.md":     "merge: unspecified",
+		"feedback_outside_the_memory_dir.md": "merge: unspecified",
+	} {
+		if out := run(t, root, "git", "check-attr", "merge", "--", path); !strings.Contains(out, want) {
+			t.Errorf("git check-attr %s = %q, want %s", path, out, want)
+		}
+	}
+	for name, dir := range map[string]string{"outside any work tree": outside, "in another work tree": mem} {
+		config, err := RegisterDriver(context.Background(), dir, filepath.Join(root, "elsewhere"))
+		if err != nil || config != "" {
+			t.Errorf("%s: config %q, err %v; want nothing registered", name, config, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(outside, AttributesFile)); err == nil {
+		t.Error("a .gitattributes was written outside the project")
+	}
+}
+
+// FuzzWriteAttributes: whatever .gitattributes holds, every line of it
+// stays, every driver line is there after, and a second write changes
+// nothing.
+func FuzzWriteAttributes(f *testing.F) {
+	f.Add("")
+	f.Add("*.png binary\n")
+	f.Add("MEMORY.md merge=memdir\n*.md\tmerge=memdir")
+	f.Add("\n\n# comment\r\n")
+	f.Fuzz(func(t *testing.T, old string) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, AttributesFile), []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeAttributes(dir); err != nil {
+			t.Fatal(err)
+		}
+		first, _ := os.ReadFile(filepath.Join(dir, AttributesFile))
+		if !strings.HasPrefix(string(first), old) {
+			t.Fatalf("the old content %q is not kept at the start of %q", old, first)
+		}
+		lines := map[string]bool{}
+		for _, l := range strings.Split(string(first), "\n") {
+			lines[strings.Join(strings.Fields(l), " ")] = true
+		}
+		for _, l := range attributes {
+			if !lines[l] {
+				t.Errorf("%q lacks %q", first, l)
+			}
+		}
+		if err := writeAttributes(dir); err != nil {
+			t.Fatal(err)
+		}
+		if second, _ := os.ReadFile(filepath.Join(dir, AttributesFile)); string(second) != string(first) {
+			t.Errorf("a second write changed %q to %q", first, second)
+		}
+	})
+}
