@@ -75,8 +75,25 @@ type StaleTopic struct {
 }
 
 // Stats measures the memory directory. It reads and never writes: the
-// search index is looked at, not brought up to date.
+// search index is looked at, not brought up to date. It reads every topic
+// file; a long-running process asks Topics instead.
 func (ix *Index) Stats(ctx context.Context, opts StatsOptions) (*Stats, error) {
+	return ix.stats(ctx, opts, ix.listTopics, ix.state)
+}
+
+// topicList returns every readable topic in memdir.Dir.List's order and
+// how many topic files could not be read.
+type topicList func() ([]*memdir.Topic, int, error)
+
+// listTopics reads every topic file.
+func (ix *Index) listTopics() ([]*memdir.Topic, int, error) {
+	topics, problems, err := ix.dir.List()
+	return topics, len(problems), err
+}
+
+// stats measures the directory with the topics list returns and the
+// search index's state as state sees it.
+func (ix *Index) stats(ctx context.Context, opts StatsOptions, list topicList, state func() IndexState) (*Stats, error) {
 	if opts.StaleAfter <= 0 {
 		opts.StaleAfter = DefaultStaleAfter
 	}
@@ -88,12 +105,12 @@ func (ix *Index) Stats(ctx context.Context, opts StatsOptions) (*Stats, error) {
 		return st, nil
 	}
 	now := ix.now()
-	topics, problems, err := ix.dir.List()
+	topics, unreadable, err := list()
 	if err != nil {
 		return nil, err
 	}
 	st.countTopics(topics, now)
-	st.Unreadable = len(problems)
+	st.Unreadable = unreadable
 	st.Stale = staleTopics(topics, ix.loadRecalls(), now, opts.StaleAfter)
 	data, err := ix.dir.IndexBytes()
 	if err != nil {
@@ -108,7 +125,7 @@ func (ix *Index) Stats(ctx context.Context, opts StatsOptions) (*Stats, error) {
 		return nil, err
 	}
 	st.LastDream, st.NextDream = dreamTimes(ix.dir.Path, opts.Schedule, now)
-	st.Search = ix.state()
+	st.Search = state()
 	return st, nil
 }
 
@@ -189,19 +206,33 @@ func dreamTimes(dir, schedule string, now time.Time) (last, next *time.Time) {
 	return last, next
 }
 
-// state looks at the search index without changing it.
+// state looks at the search index without changing it, statting every
+// file to see whether the index reflects it.
 func (ix *Index) state() IndexState {
-	base := ix.load(baseFile)
+	base, delta := ix.loadIndex()
 	if base == nil {
 		return IndexState{}
 	}
-	delta := ix.load(deltaFile)
-	if delta != nil && delta.baseID != base.id {
+	sc := scanFiles(ix.dir.Path, knownOf(base, delta), dirsOf(base, delta))
+	return stateOf(base, delta, len(sc.changed)-sc.racy+len(sc.deleted))
+}
+
+// loadIndex reads the index files as they are: nil when there is no
+// index, and no delta when the delta was written for another base.
+func (ix *Index) loadIndex() (base, delta *segment) {
+	if base = ix.load(baseFile); base == nil {
+		return nil, nil
+	}
+	if delta = ix.load(deltaFile); delta != nil && delta.baseID != base.id {
 		delta = nil
 	}
-	sc := scanFiles(ix.dir.Path, knownOf(base, delta), dirsOf(base, delta))
+	return base, delta
+}
+
+// stateOf is the state of an index whose files changed counts the
+// source files changed since it read them.
+func stateOf(base, delta *segment, changed int) IndexState {
 	v := newView(&current{base: base, delta: delta})
-	changed := len(sc.changed) - sc.racy + len(sc.deleted)
 	st := IndexState{Built: true, Documents: v.live, Bytes: base.size, Fresh: changed == 0, Changed: changed}
 	if delta != nil {
 		st.Bytes += delta.size

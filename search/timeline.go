@@ -59,8 +59,14 @@ type Timeline struct {
 
 // Timeline gathers the topic changes (git history where memory is
 // versioned, else the created and modified stamps) and the daily-log
-// entries between q.From and q.To.
+// entries between q.From and q.To. It reads every topic file when memory
+// is not in git; a long-running process asks Topics instead.
 func (ix *Index) Timeline(ctx context.Context, q TimelineQuery) (*Timeline, error) {
+	return ix.timeline(ctx, q, ix.listTopics)
+}
+
+// timeline gathers the timeline with the topics list returns.
+func (ix *Index) timeline(ctx context.Context, q TimelineQuery, list topicList) (*Timeline, error) {
 	tl := &Timeline{From: q.From, To: q.To, Source: "stamps", Events: []Event{}}
 	if !ix.dir.Exists() {
 		return tl, nil
@@ -72,7 +78,7 @@ func (ix *Index) Timeline(ctx context.Context, q TimelineQuery) (*Timeline, erro
 	}
 	if commits != nil {
 		tl.Source, tl.Events = "git", commits
-	} else if tl.Events, err = ix.stampEvents(q, in); err != nil {
+	} else if tl.Events, err = stampEvents(q, in, list); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -121,8 +127,8 @@ func (ix *Index) commitEvents(q TimelineQuery, in func(time.Time) bool) ([]Event
 }
 
 // stampEvents lists the topics created or modified in the span.
-func (ix *Index) stampEvents(q TimelineQuery, in func(time.Time) bool) ([]Event, error) {
-	topics, _, err := ix.dir.List()
+func stampEvents(q TimelineQuery, in func(time.Time) bool, list topicList) ([]Event, error) {
+	topics, _, err := list()
 	if err != nil {
 		return nil, err
 	}

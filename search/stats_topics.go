@@ -1,0 +1,264 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memdir/memdir/memdir"
+)
+
+// Topics is every topic's frontmatter kept in memory, for a long-running
+// process that shows Stats and Timelines again and again (the viewer).
+// Index.Stats and Index.Timeline read every topic file, which at 10,000
+// topics is hundreds of milliseconds; Topics reads each file once and
+// then watches the memory directory as Live does: a call that follows no
+// change reads and stats nothing, and one that follows a change stats the
+// files and reads again only those whose stamp moved. What it answers is
+// what Index.Stats and Index.Timeline answer for the files as they are.
+//
+// The search index holds neither a topic's created stamp nor its
+// description, which Timeline and Stats show; so Topics reads the topic
+// files themselves the first time.
+type Topics struct {
+	ix *Index
+
+	mu     sync.Mutex
+	w      *watcher // nil: not watching, every call stats the files
+	loaded bool
+	srcs   map[string]source        // every source file as last stamped
+	topics map[string]*memdir.Topic // readable topics, frontmatter only
+	bad    map[string]bool          // topic files that do not read or parse
+	order  []listKey                // topics in memdir.Dir.List's order
+	sorted []*memdir.Topic          // the same, as Stats and Timeline take them
+	gen    int                      // counts the refreshes
+
+	idxKey      string   // the stamps of the index files base and delta were read from
+	base, delta *segment // the search index, for its state
+	state       IndexState
+	stateGen    int // the gen state was computed at
+}
+
+// OpenTopics returns the topics of a memory directory; nothing is read
+// until the first call. Close it to stop watching.
+func OpenTopics(d *memdir.Dir) *Topics { return &Topics{ix: Open(d)} }
+
+// Close stops watching the directory.
+func (tp *Topics) Close() error {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	if tp.w != nil {
+		tp.w.close()
+		tp.w = nil
+	}
+	tp.loaded = false
+	return nil
+}
+
+// Stats measures the memory directory as Index.Stats does.
+func (tp *Topics) Stats(ctx context.Context, opts StatsOptions) (*Stats, error) {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	return tp.ix.stats(ctx, opts, tp.list, tp.indexState)
+}
+
+// Timeline gathers what happened to memory as Index.Timeline does.
+func (tp *Topics) Timeline(ctx context.Context, q TimelineQuery) (*Timeline, error) {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	return tp.ix.timeline(ctx, q, tp.list)
+}
+
+// list brings the table up to date and returns it.
+func (tp *Topics) list() ([]*memdir.Topic, int, error) {
+	if !tp.fresh() {
+		if err := tp.refresh(); err != nil {
+			return nil, 0, err
+		}
+	}
+	return tp.sorted, len(tp.bad), nil
+}
+
+// fresh reports whether the table still reflects every file: the watcher
+// runs and saw no change since the last refresh. It starts the watcher
+// when it is not running, before the refresh that follows reads a file,
+// so a change made meanwhile shows next time.
+func (tp *Topics) fresh() bool {
+	if tp.w != nil {
+		changed, ok := tp.w.changes()
+		if ok {
+			return !changed && tp.loaded
+		}
+		tp.w.close()
+		tp.w = nil
+	}
+	if w, err := newWatcher(tp.ix.dir.Path); err == nil {
+		tp.w = w
+	}
+	return false
+}
+
+// refresh stats every source file and reads again the topic files that
+// are new or whose stamp moved (or was racy when last taken).
+func (tp *Topics) refresh() error {
+	dir := tp.ix.dir.Path
+	f, err := os.Open(dir)
+	if err != nil {
+		tp.loaded = false
+		return fmt.Errorf("read %s: %w", dir, err)
+	}
+	_ = f.Close()
+	at := time.Now().UnixNano()
+	names, _ := listSources(dir, at)
+	sort.Strings(names)
+	srcs := make(map[string]source, len(names))
+	var again []source
+	for _, s := range statSources(dir, names, at) {
+		if s.kind == 0 {
+			continue // gone since the listing, or not a regular file
+		}
+		srcs[s.path] = s
+		if old, ok := tp.srcs[s.path]; s.kind == srcTopic && (!ok || old.racy || !sameStamp(old, s)) {
+			again = append(again, s)
+		}
+	}
+	if tp.topics == nil || !tp.loaded {
+		tp.topics, tp.bad, tp.order = map[string]*memdir.Topic{}, map[string]bool{}, nil
+	}
+	gone := map[string]bool{} // topics removed or read again
+	for f := range tp.topics {
+		if srcs[f].kind != srcTopic {
+			gone[f] = true
+		}
+	}
+	for f := range tp.bad {
+		if srcs[f].kind != srcTopic {
+			delete(tp.bad, f)
+		}
+	}
+	var added []*memdir.Topic
+	for i, data := range readFiles(dir, again) {
+		f := again[i].path
+		if _, ok := tp.topics[f]; ok {
+			gone[f] = true
+		}
+		delete(tp.bad, f)
+		t, err := memdir.ParseTopic(f, data)
+		if data == nil || err != nil {
+			tp.bad[f] = true
+			continue
+		}
+		added = append(added, &memdir.Topic{File: t.File, Name: t.Name, Description: t.Description, Type: t.Type,
+			Created: t.Created, Modified: t.Modified, Private: t.Private, Expires: t.Expires})
+	}
+	for f := range gone {
+		delete(tp.topics, f)
+	}
+	for _, t := range added {
+		tp.topics[t.File] = t
+	}
+	tp.srcs, tp.loaded = srcs, true
+	tp.gen++
+	tp.reorder(gone, added)
+	return nil
+}
+
+// sameStamp reports whether two stamps of a file are the same (as the
+// index's segment.sameStamp compares a file with the stamp it read).
+func sameStamp(a, b source) bool {
+	return a.size == b.size && a.mtime == b.mtime && a.ctime == b.ctime && a.ino == b.ino && a.kind == b.kind
+}
+
+// listKey orders topics as memdir.Dir.List does: by type, then by name
+// without case, then by file.
+type listKey struct {
+	t     *memdir.Topic
+	rank  int
+	lower string
+}
+
+func keyOf(t *memdir.Topic) listKey { return listKey{t, t.Type.Rank(), strings.ToLower(t.Name)} }
+
+func compareKeys(a, b listKey) int {
+	return cmp.Or(cmp.Compare(a.rank, b.rank), strings.Compare(a.lower, b.lower), strings.Compare(a.t.File, b.t.File))
+}
+
+// reorder keeps the topics in memdir.Dir.List's order: the ones gone are
+// taken out and the ones added put in their places, or, when many were
+// added, all are sorted again.
+func (tp *Topics) reorder(gone map[string]bool, added []*memdir.Topic) {
+	if len(gone) > 0 {
+		tp.order = slices.DeleteFunc(tp.order, func(k listKey) bool { return gone[k.t.File] })
+	}
+	if len(added) > 64 {
+		for _, t := range added {
+			tp.order = append(tp.order, keyOf(t))
+		}
+		slices.SortFunc(tp.order, compareKeys)
+	} else {
+		for _, t := range added {
+			k := keyOf(t)
+			i, _ := slices.BinarySearchFunc(tp.order, k, compareKeys)
+			tp.order = slices.Insert(tp.order, i, k)
+		}
+	}
+	tp.sorted = tp.sorted[:0]
+	for _, k := range tp.order {
+		tp.sorted = append(tp.sorted, k.t)
+	}
+}
+
+// indexState is the search index's state against the files as the table
+// last stamped them: no file is statted again, and the index files are
+// read again only when their own stamps moved.
+func (tp *Topics) indexState() IndexState {
+	key := tp.indexStamp()
+	if key != tp.idxKey {
+		tp.base, tp.delta = tp.ix.loadIndex()
+		tp.idxKey, tp.stateGen = key, -1
+	}
+	if tp.base == nil {
+		return IndexState{}
+	}
+	if tp.stateGen != tp.gen {
+		tp.state, tp.stateGen = stateOf(tp.base, tp.delta, tp.changedSince(knownOf(tp.base, tp.delta))), tp.gen
+	}
+	return tp.state
+}
+
+// changedSince counts the source files that changed since the index k
+// names read them, as the table stamped them (a racy stamp is no change).
+func (tp *Topics) changedSince(k *known) int {
+	n, seen := 0, 0
+	for x := range k.len() {
+		seg, i := k.at(x)
+		s, ok := tp.srcs[seg.srcPath(i)]
+		if !ok {
+			n++ // removed
+			continue
+		}
+		seen++
+		if compareStamp(seg, i, &s) == stampChanged {
+			n++
+		}
+	}
+	return n + len(tp.srcs) - seen // and the files it never read
+}
+
+// indexStamp names the index files' stamps.
+func (tp *Topics) indexStamp() string {
+	root := openRoot(tp.ix.dir.Path)
+	defer closeRoot(root)
+	key := ""
+	for _, name := range []string{baseFile, deltaFile} {
+		size, mtime, ctime, ino, ok := stampFile(root, StateDir+"/"+name)
+		key += fmt.Sprintf("%t %d %d %d %d|", ok, size, mtime, ctime, ino)
+	}
+	return key
+}
