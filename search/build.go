@@ -208,17 +208,22 @@ func (b *builder) encode() []byte {
 	for _, r := range b.removed {
 		e.str(r)
 	}
-	b.encodeTables(e)
+	post := b.encodeTables(e)
 	copy(e.b, magic)
-	binary.LittleEndian.PutUint32(e.b[len(magic):], formatVersion)
-	binary.LittleEndian.PutUint32(e.b[len(magic)+4:], crc32.Checksum(e.b[headerLen:], castagnoli()))
-	return e.b
+	binary.LittleEndian.PutUint32(e.b[hdrVersion:], formatVersion)
+	binary.LittleEndian.PutUint32(e.b[hdrBodyCRC:], crc32.Checksum(e.b[headerLen:], castagnoli()))
+	binary.LittleEndian.PutUint64(e.b[hdrPostLen:], uint64(len(post)))
+	binary.LittleEndian.PutUint32(e.b[hdrPostCRC:], crc32.Checksum(post, castagnoli()))
+	return append(e.b, post...)
 }
 
-// encodeTables writes the dictionary (sorted terms and their postings)
-// and the surface table (sorted folded words and their term's number).
+// encodeTables writes the dictionary (sorted terms, each with its number
+// of documents, where its postings lie in the postings region and their
+// CRC-32C) and the
+// surface table (sorted folded words and their term's number), and
+// returns the postings region: each term's documents then its positions.
 // Words whose term has no postings left are dropped.
-func (b *builder) encodeTables(e *enc) {
+func (b *builder) encodeTables(e *enc) []byte {
 	terms := make([]string, 0, len(b.terms))
 	for t, p := range b.terms {
 		if p.n > 0 {
@@ -227,16 +232,18 @@ func (b *builder) encodeTables(e *enc) {
 	}
 	sort.Strings(terms)
 	num := make(map[string]int, len(terms))
-	var rec enc
+	var rec, post enc
 	writeTable(e, len(terms), &rec, func(i int) {
 		num[terms[i]] = i
 		p := b.terms[terms[i]]
 		rec.str(terms[i])
 		rec.uvarint(uint64(p.n))
+		rec.uvarint(uint64(len(post.b)))
 		rec.uvarint(uint64(len(p.main)))
-		rec.b = append(rec.b, p.main...)
 		rec.uvarint(uint64(len(p.pos)))
-		rec.b = append(rec.b, p.pos...)
+		start := len(post.b)
+		post.b = append(append(post.b, p.main...), p.pos...)
+		rec.uvarint(uint64(crc32.Checksum(post.b[start:], castagnoli())))
 	})
 	words := make([]string, 0, len(b.surfaces))
 	for w, t := range b.surfaces {
@@ -250,6 +257,7 @@ func (b *builder) encodeTables(e *enc) {
 		rec.str(words[i])
 		rec.uvarint(uint64(num[b.surfaces[words[i]]]))
 	})
+	return post.b
 }
 
 // writeTable writes n records that record(i) appends to rec: the count,

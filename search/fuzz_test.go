@@ -80,16 +80,22 @@ func TestPlainWordsParse(t *testing.T) {
 func FuzzDecodeSegment(f *testing.F) {
 	b := newBuilder(1, 0)
 	b.addFile(source{path: "project_x.md", kind: srcTopic}, []byte(topicFile("project", "X", "Y", "Body of x with api-latency.")))
-	f.Add(b.encode()[headerLen:])
+	seed := func(data []byte) {
+		f.Add(data[headerLen:], uint32(binary.LittleEndian.Uint64(data[hdrPostLen:])))
+	}
+	seed(b.encode())
 	b.addFile(source{path: "reference_y.md", kind: srcTopic}, []byte(topicFile("reference", "Y", "Z", "Tagged.", "tags: [a, b]", "expires: 2027-01-01")))
 	b.addFile(source{path: "logs/2026/11/2026-11-20.md", kind: srcLog}, []byte("# 2026-11-20\n\n- 09:00 [project] One\n- 10:00 [user] Two\n"))
-	f.Add(b.encode()[headerLen:])
-	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, body []byte) {
+	seed(b.encode())
+	f.Add([]byte{}, uint32(0))
+	f.Fuzz(func(t *testing.T, body []byte, npost uint32) {
+		n := min(int(npost), len(body))
 		data := make([]byte, headerLen, headerLen+len(body))
 		copy(data, magic)
-		binary.LittleEndian.PutUint32(data[len(magic):], formatVersion)
-		binary.LittleEndian.PutUint32(data[len(magic)+4:], crc32.Checksum(body, castagnoli()))
+		binary.LittleEndian.PutUint32(data[hdrVersion:], formatVersion)
+		binary.LittleEndian.PutUint32(data[hdrBodyCRC:], crc32.Checksum(body[:len(body)-n], castagnoli()))
+		binary.LittleEndian.PutUint64(data[hdrPostLen:], uint64(n))
+		binary.LittleEndian.PutUint32(data[hdrPostCRC:], crc32.Checksum(body[len(body)-n:], castagnoli()))
 		data = append(data, body...)
 		s, err := decodeSegment(data)
 		if err != nil {

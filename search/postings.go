@@ -1,6 +1,9 @@
 package search
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"hash/crc32"
+)
 
 // postings walks one term's postings in a segment, in document order.
 type postings struct {
@@ -14,17 +17,26 @@ type postings struct {
 	bad       bool
 }
 
-// term returns the postings of dictionary record i, and its term.
+// term returns the postings of dictionary record i, and its term. Each
+// posting takes at least two bytes of main (a document delta and a field
+// mask), so a count past that is damage; so is a list that does not match
+// its checksum, which marks the segment damaged (postRegion.damaged) and
+// reads as no postings.
 func (s *segment) term(i int) (string, postings) {
 	key, val := s.dict.record(i)
 	d := &dec{b: val}
-	p := postings{n: d.count(2)}
-	p.main = d.bytes(d.count(1))
-	p.pos = d.bytes(d.count(1))
-	if d.bad {
+	n, off, nmain, npos, sum := d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint()
+	size := uint64(s.post.n)
+	if d.bad || off > size || nmain > size-off || npos > size-off-nmain || n > nmain/2 {
+		s.post.damaged.Store(true)
 		return key, postings{}
 	}
-	return key, p
+	b := s.post.bytes(int64(off), int64(nmain+npos))
+	if b == nil || uint64(crc32.Checksum(b, castagnoli())) != sum {
+		s.post.damaged.Store(true)
+		return key, postings{}
+	}
+	return key, postings{n: int(n), main: b[:nmain], pos: b[nmain:]}
 }
 
 // lookup returns a term's postings; none when the term is absent.

@@ -93,7 +93,23 @@ type Hit struct {
 // makes a search fail (it is rebuilt from the files when it must be).
 // The hits count as recalled unless q.NoRecall is set.
 func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
-	hits, files, err := ix.searchIn(ctx, q, ix.refresh, ix.loadRecalls)
+	var cur *current
+	once := func() (*current, error) {
+		c, err := ix.refreshOnce()
+		cur = c
+		return c, err
+	}
+	hits, files, err := ix.searchIn(ctx, q, once, ix.loadRecalls)
+	cur.close()
+	if err == nil && cur.damaged() {
+		// A postings list read from the file did not match its checksum:
+		// build the index again from the files and answer from that.
+		rebuilt := func() (*current, error) {
+			base, err := ix.rebuild(nil)
+			return &current{base: base, rebuilt: true}, err
+		}
+		hits, files, err = ix.searchIn(ctx, q, rebuilt, ix.loadRecalls)
+	}
 	if err == nil && !q.NoRecall && len(files) > 0 {
 		_ = ix.Recall(files...) // counting is a nicety: never fail a search for it
 	}

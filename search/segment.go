@@ -12,15 +12,22 @@ import (
 	"github.com/memdir/memdir/typesx"
 )
 
-// The index file: magic, format version, CRC-32C of the body, body.
-// formatVersion changes whenever the format or the tokenizer changes, so
-// an index written by another memdir is rebuilt, never misread (2: a topic
-// whose broken frontmatter says private is private; 3: fixed-size source
-// and document records read in place).
+// The index file: a header (magic, format version, CRC-32C of the body,
+// the postings region's length and CRC-32C, 4 bytes of padding), the
+// body, then the postings region, which a one-shot search reads term by
+// term (see postRegion). formatVersion changes whenever the format or the
+// tokenizer changes, so an index written by another memdir is rebuilt,
+// never misread (2: a topic whose broken frontmatter says private is
+// private; 3: fixed-size source and document records read in place; 4:
+// postings in a region of their own).
 const (
 	magic         = "MDSEARCH"
-	formatVersion = 3
-	headerLen     = len(magic) + 8
+	formatVersion = 4
+	headerLen     = len(magic) + 24
+	hdrVersion    = len(magic)
+	hdrBodyCRC    = len(magic) + 4
+	hdrPostLen    = len(magic) + 8
+	hdrPostCRC    = len(magic) + 16
 )
 
 // Fields of a document, in weight order.
@@ -97,9 +104,10 @@ type segment struct {
 	docs       records
 	lensSum    [numFields]uint64 // over every document, for the average lengths
 	removed    []string
-	dict       table // term -> postings
+	dict       table // term -> where its postings lie in post
 	surfaces   table // folded word -> term number in dict
-	size       int
+	post       *postRegion
+	size       int // of the whole file
 }
 
 // records is n fixed-size records and the blob of what they point to.
@@ -285,21 +293,40 @@ func (t table) find(k string) int {
 	return -1
 }
 
-// decodeSegment reads an index file. Anything wrong with it (another
-// format, a bad checksum, a truncated or garbage body, a record pointing
-// outside its blob) is errCorrupt: what it accepts, the accessors read
-// without a bounds failure.
+// decodeSegment reads a whole index file, both checksums included.
+// Anything wrong with it (another format, a bad checksum, a truncated or
+// garbage body, a record pointing outside its blob) is errCorrupt: what
+// it accepts, the accessors read without a bounds failure.
 func decodeSegment(data []byte) (*segment, error) {
+	if len(data) < headerLen {
+		return nil, errCorrupt
+	}
+	n := binary.LittleEndian.Uint64(data[hdrPostLen:])
+	if n > uint64(len(data)-headerLen) {
+		return nil, errCorrupt
+	}
+	split := len(data) - int(n)
+	post := data[split:]
+	if crc32.Checksum(post, castagnoli()) != binary.LittleEndian.Uint32(data[hdrPostCRC:]) {
+		return nil, errCorrupt
+	}
+	return decodeHead(data[:split], &postRegion{data: post, n: int64(n)})
+}
+
+// decodeHead reads an index file's header and body (all of it but the
+// postings region, which post reaches).
+func decodeHead(data []byte, post *postRegion) (*segment, error) {
 	if len(data) < headerLen || string(data[:len(magic)]) != magic ||
-		binary.LittleEndian.Uint32(data[len(magic):]) != formatVersion {
+		binary.LittleEndian.Uint32(data[hdrVersion:]) != formatVersion ||
+		binary.LittleEndian.Uint64(data[hdrPostLen:]) != uint64(post.n) {
 		return nil, errCorrupt
 	}
 	body := data[headerLen:]
-	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[len(magic)+4:]) {
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[hdrBodyCRC:]) {
 		return nil, errCorrupt
 	}
 	d := &dec{b: body}
-	s := &segment{id: d.u64(), baseID: d.u64(), size: len(data)}
+	s := &segment{id: d.u64(), baseID: d.u64(), size: len(data) + int(post.n), post: post}
 	s.dirs = make([]stamp, d.count(3))
 	for i := range s.dirs {
 		s.dirs[i] = stamp{path: d.str(), mtime: d.varint(), racy: d.byte1() == 1}

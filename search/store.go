@@ -13,6 +13,7 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // Files under <memory dir>/.memdir/search/. memgit's ignore file keeps all
@@ -41,12 +42,20 @@ type current struct {
 // to date: changed files are read again and the result saved for the
 // next process, when the lock is free. A missing, damaged or foreign
 // index is rebuilt without a word. It never fails for the index's sake:
-// what it cannot save it still answers from memory.
-func (ix *Index) refresh() (*current, error) {
+// what it cannot save it still answers from memory. The postings are
+// read whole and checked (an index kept in memory: Live, the viewer).
+func (ix *Index) refresh() (*current, error) { return ix.bringUp(true) }
+
+// refreshOnce is refresh for one search: the postings stay in the index
+// file, read term by term (postRegion), and the caller closes cur.
+func (ix *Index) refreshOnce() (*current, error) { return ix.bringUp(false) }
+
+func (ix *Index) bringUp(hold bool) (*current, error) {
 	base := ix.load(baseFile)
 	var delta *segment
 	if base != nil {
 		if delta = ix.load(deltaFile); delta != nil && delta.baseID != base.id {
+			delta.post.close()
 			delta = nil // written for an older base: the scan redoes it
 		}
 	}
@@ -55,14 +64,57 @@ func (ix *Index) refresh() (*current, error) {
 	var err error
 	switch {
 	case base == nil:
-		b := newBuilder(rand.Uint64(), 0)
-		ix.addFiles(b, sc, sc.changed)
-		cur.base, err = ix.save(b, 0)
+		cur.base, err = ix.rebuild(sc)
 		cur.rebuilt = true
 	case !sc.fresh():
 		cur.base, cur.delta, err = ix.update(base, delta, sc)
 	}
+	if err == nil && hold && !cur.hold() {
+		cur.close()
+		cur = &current{rebuilt: true}
+		cur.base, err = ix.rebuild(nil)
+	}
 	return cur, err
+}
+
+// rebuild builds a base from every file: those sc found (a scan made
+// without an index, so every file is in sc.changed), else a new scan's.
+func (ix *Index) rebuild(sc *scan) (*segment, error) {
+	if sc == nil {
+		sc = scanFiles(ix.dir.Path, nil, nil)
+	}
+	b := newBuilder(rand.Uint64(), 0)
+	ix.addFiles(b, sc, sc.changed)
+	return ix.save(b, 0)
+}
+
+// hold reads the postings of cur's segments into memory; false when one
+// does not match its checksum.
+func (cur *current) hold() bool {
+	for _, s := range []*segment{cur.base, cur.delta} {
+		if s != nil && s.post.load() != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// damaged reports whether a postings list read from cur's segments did
+// not match its checksum.
+func (cur *current) damaged() bool {
+	return cur != nil && (cur.base != nil && cur.base.post.damaged.Load() || cur.delta != nil && cur.delta.post.damaged.Load())
+}
+
+// close lets go of the index files cur's segments keep open.
+func (cur *current) close() {
+	if cur == nil {
+		return
+	}
+	for _, s := range []*segment{cur.base, cur.delta} {
+		if s != nil {
+			s.post.close()
+		}
+	}
 }
 
 // update folds the changes a scan found into a new delta, or into a new
@@ -86,6 +138,13 @@ func (ix *Index) update(base, delta *segment, sc *scan) (*segment, *segment, err
 	size := len(sc.changed)
 	if delta != nil {
 		size += delta.nsrc()
+	}
+	// A merge copies postings: they are read whole and checked first, and
+	// what does not match its checksum is built again from the files.
+	if delta != nil && delta.post.load() != nil || size > compactAt(base.nsrc()) && base.post.load() != nil {
+		base.post.close()
+		nb, err := ix.rebuild(nil)
+		return nb, nil, err
 	}
 	if size > compactAt(base.nsrc()) {
 		b := newBuilder(rand.Uint64(), 0)
@@ -189,17 +248,46 @@ func onDiskID(p string) uint64 {
 	return binary.LittleEndian.Uint64(head[headerLen:])
 }
 
-// load reads an index file; nil when it is missing or damaged. It is
-// read through atomicfile as every file of the memory directory is (no
-// symlink out, a regular file, at most untrusted.MaxMemory bytes: some
-// 1.5 million topics), into memory of its own: strings decoded from it
-// point into those bytes, which nothing writes to again.
+// load reads an index file's header and body; nil when it is missing or
+// damaged. It is opened through atomicfile as every file of the memory
+// directory is (no symlink out, a regular file, at most
+// untrusted.MaxMemory bytes: some 1.5 million topics), into memory of its
+// own: strings decoded from it point into those bytes, which nothing
+// writes to again. The file stays open for its postings (postRegion).
 func (ix *Index) load(name string) *segment {
-	data, err := atomicfile.ReadInside(ix.dir.Path, StateDir+"/"+name)
+	f, err := atomicfile.OpenInside(ix.dir.Path, StateDir+"/"+name)
 	if err != nil {
 		return nil
 	}
-	s, err := decodeSegment(data)
+	s := readSegment(f)
+	if s == nil {
+		f.Close()
+	}
+	return s
+}
+
+// readSegment reads the header and body of the index file f and keeps f
+// for the postings region after them; nil when it does not decode.
+func readSegment(f *os.File) *segment {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() < int64(headerLen) || fi.Size() > untrusted.MaxMemory {
+		return nil
+	}
+	size := fi.Size()
+	hdr := make([]byte, headerLen)
+	if _, err := f.ReadAt(hdr, 0); err != nil {
+		return nil
+	}
+	n := int64(binary.LittleEndian.Uint64(hdr[hdrPostLen:]))
+	if n < 0 || n > size-int64(headerLen) {
+		return nil
+	}
+	head := make([]byte, size-n)
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return nil
+	}
+	post := &postRegion{f: f, off: size - n, n: n, crc: binary.LittleEndian.Uint32(hdr[hdrPostCRC:])}
+	s, err := decodeHead(head, post)
 	if err != nil {
 		return nil
 	}
