@@ -148,7 +148,7 @@ func TestReconcile(t *testing.T) {
 				wantChanges = 1
 			}
 			if len(changes) != wantChanges {
-				t.Fatalf("OnChange called %d times, want %d: %v", len(changes), wantChanges, changes)
+				t.Fatalf("committer called %d times, want %d: %v", len(changes), wantChanges, changes)
 			}
 			if wantChanges == 1 && !cmp.Equal(changes[0].Paths, tc.wantRes.Paths) {
 				t.Errorf("change paths %v, want %v", changes[0].Paths, tc.wantRes.Paths)
