@@ -114,7 +114,7 @@ type journal struct {
 	// RemoveGuards holds each removed file as read (see fileOp.Guard).
 	RemoveGuards map[string]*guard `json:"remove_guards,omitempty"`
 	Last         []fileOp          `json:"last,omitempty"` // index, report and state, after the topics
-	Paths        []string          `json:"paths"`          // what the change touched, for the OnChange hook
+	Paths        []string          `json:"paths"`          // what the change touched, for the committer
 }
 
 type fileOp struct {

@@ -12,7 +12,7 @@ import (
 	benchcorpus "github.com/memdir/memdir/memdir/memdirtest"
 )
 
-// benchDir writes n topics of the benchmark corpus (internal/corpus, the
+// benchDir writes n topics of the benchmark corpus (memdir/memdirtest, the
 // one memdir's benchmarks and scripts/benchcli use; imported under another
 // name, since this package's tests have a corpus of their own) and their
 // MEMORY.md, with stamps an hour in the past, so that no file is racy.

@@ -136,7 +136,7 @@ func (w *watcher) event(ev fsnotify.Event) {
 }
 
 // record notes a changed path: a top-level topic file to re-read, or
-// another path to pass on to OnChange.
+// another path to pass on to the committer.
 func (w *watcher) record(rel string) {
 	switch {
 	case !strings.Contains(rel, "/"):

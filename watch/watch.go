@@ -47,7 +47,7 @@ const (
 
 // Options configure Run.
 type Options struct {
-	// Dir is the memory directory to watch; its OnChange hook (a git
+	// Dir is the memory directory to watch; its committer (a git
 	// commit, say) is called once per reconciliation that changed anything.
 	Dir *memdir.Dir
 	// Debounce is how long events must stop before a reconciliation;

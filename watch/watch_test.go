@@ -230,7 +230,7 @@ func TestWatchLeavesBrokenFileAlone(t *testing.T) {
 		t.Errorf("%s does not report the file:\n%s", LogName, got)
 	}
 	if len(h.changes) != 0 {
-		t.Errorf("OnChange called for a broken file: %v", <-h.changes)
+		t.Errorf("the committer was called for a broken file: %v", <-h.changes)
 	}
 }
 
@@ -255,7 +255,7 @@ func TestWatchBurstIsOneReconciliation(t *testing.T) {
 		t.Errorf("MEMORY.md has %d lines, want 100", got)
 	}
 	if n := len(h.changes); n != 1 {
-		t.Fatalf("OnChange called %d times for the burst, want 1", n)
+		t.Fatalf("the committer was called %d times for the burst, want 1", n)
 	}
 	if c := <-h.changes; c.Message != "watch: 100 added" || len(c.Paths) != 101 {
 		t.Errorf("change = %q with %d paths, want %q with 101", c.Message, len(c.Paths), "watch: 100 added")

@@ -11,7 +11,7 @@ import (
 )
 
 // runGen writes a memory directory holding n generated topics (see
-// internal/corpus) and the MEMORY.md that indexes them.
+// memdir/memdirtest) and the MEMORY.md that indexes them.
 func runGen(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	n := fs.Int("n", 100, "number of topics")
