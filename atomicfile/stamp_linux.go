@@ -24,7 +24,7 @@ func (r *Root) Stamp(rel string) (size, mtime, ctime int64, ino uint64, ok bool)
 		return r.stampSlow(rel)
 	}
 	var st unix.Stat_t
-	if unix.Fstatat(fd, rel, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+	if lstatRaw(fd, rel, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return 0, 0, 0, 0, false
 	}
 	return st.Size, st.Mtim.Nano(), st.Ctim.Nano(), st.Ino, true

@@ -65,3 +65,26 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestLstatAt checks that LstatAt reports a file as lstat does, a symlink
+// as a symlink (never followed), and a missing name as not existing.
+func TestLstatAt(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "a.md"), []byte("12345"), 0o644))
+	must(t, os.Symlink("a.md", filepath.Join(dir, "l.md")))
+	d, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	fi, err := LstatAt(d, "a.md")
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != 5 || fi.Name() != "a.md" {
+		t.Errorf("LstatAt(a.md) = %v, %v; want a regular file of 5 bytes", fi, err)
+	}
+	if fi, err := LstatAt(d, "l.md"); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("LstatAt(l.md) = %v, %v; want the symlink itself", fi, err)
+	}
+	if _, err := LstatAt(d, "missing.md"); !os.IsNotExist(err) {
+		t.Errorf("LstatAt(missing.md) error %v, want not-exist", err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/memdir/memdir/atomicfile"
 )
 
 // diskFiles lists the memory files on disk with their blobs, relative
@@ -166,7 +167,7 @@ func (w *diskWalk) statFiles() error {
 // look finds a file's blob: from the index when its stat data vouches
 // for it, else by hashing it.
 func (w *diskWalk) look(f *diskFile) error {
-	fi, err := lstatAt(f.dir, f.name)
+	fi, err := atomicfile.LstatAt(f.dir, f.name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // gone since the directory was read
 	}
