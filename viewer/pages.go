@@ -18,7 +18,18 @@ type searchData struct {
 	Hits                           []search.Hit
 	Err                            string
 	Asked                          bool
+	// All is the full page of these results when the fragment typed
+	// results fetch was cut at typedLimit; "" when nothing was cut.
+	All string
 }
+
+// How many hits a search shows: the page, and the results fragment the
+// page fetches as a person types. Each hit reads its topic file again for
+// its snippet, so a keystroke asks for fewer.
+const (
+	pageLimit  = 50
+	typedLimit = 15
+)
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	pg, ok := s.start(w, r, "search")
@@ -29,9 +40,13 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	sd := &searchData{Query: v.Get("q"), Tag: strings.TrimSpace(v.Get("tag")), Since: v.Get("since"), Until: v.Get("until"),
 		Type: v.Get("type"), Types: typesx.Types}
 	pg.Title, pg.Data = "search", sd
+	partial := v.Get("partial") == "1"
 	if strings.TrimSpace(sd.Query) != "" {
 		sd.Asked = true
-		q := search.Query{Text: sd.Query, Since: sd.Since, Until: sd.Until, IncludePrivate: pg.Private, NoRecall: true, Limit: 50}
+		q := search.Query{Text: sd.Query, Since: sd.Since, Until: sd.Until, IncludePrivate: pg.Private, NoRecall: true, Limit: pageLimit}
+		if partial {
+			q.Limit = typedLimit + 1 // one more, to know whether there are more
+		}
 		if sd.Tag != "" {
 			q.Tags = []string{sd.Tag}
 		}
@@ -42,9 +57,15 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			sd.Err = err.Error()
 		}
+		if partial && len(hits) > typedLimit {
+			hits = hits[:typedLimit]
+			full := r.URL.Query()
+			full.Del("partial")
+			sd.All = pg.Bare("search") + "?" + full.Encode()
+		}
 		sd.Hits = hits
 	}
-	if v.Get("partial") == "1" {
+	if partial {
 		s.tmpl.render(w, http.StatusOK, "search", "results", pg)
 		return
 	}
@@ -138,7 +159,7 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	}
 	d := pg.Project.Dir
 	v, err := s.cache.get("stats|"+d.Path, d.Path, s.opts.Now(), func() (any, error) {
-		return search.Open(d).Stats(r.Context(), search.StatsOptions{Schedule: pg.Project.Schedule})
+		return s.topicsOf(d).Stats(r.Context(), search.StatsOptions{Schedule: pg.Project.Schedule})
 	})
 	if err != nil {
 		s.fail(w, pg, statusOf(err), err)

@@ -3,10 +3,12 @@ package viewer
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -303,5 +305,75 @@ func TestShutdownEndsEventStreams(t *testing.T) {
 	srv.Close()
 	if _, err := io.ReadAll(resp.Body); err != nil {
 		t.Fatalf("stream did not end cleanly: %v", err)
+	}
+}
+
+// TestTypedSearchCap: the results a page fetches as a person types stop
+// at typedLimit, with a link to the full page, which shows them all.
+func TestTypedSearchCap(t *testing.T) {
+	d := memdir.Open(filepath.Join(t.TempDir(), "memory"), memdir.Live)
+	for i := range typedLimit + 5 {
+		if _, err := d.Add(memdir.AddRequest{Type: typesx.Project, Name: fmt.Sprintf("Canary step %d", i), Text: "The canary goes first."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := serve(t, d)
+	f.enter(t)
+	tests := []struct {
+		path string
+		hits int
+		all  bool
+	}{
+		{"/p/p1/search?q=canary&partial=1", typedLimit, true},
+		{"/p/p1/search?q=canary", typedLimit + 5, false},
+		{"/p/p1/search?q=13&partial=1", 1, false},
+	}
+	for _, tc := range tests {
+		code, body := f.get(t, tc.path)
+		if code != http.StatusOK {
+			t.Fatalf("%s: status %d", tc.path, code)
+		}
+		if got := strings.Count(body, `<li class="hit">`); got != tc.hits {
+			t.Errorf("%s: %d hits, want %d", tc.path, got, tc.hits)
+		}
+		if got := strings.Contains(body, `<a href="/p/p1/search?q=canary">All results</a>`); got != tc.all {
+			t.Errorf("%s: link to all results %v, want %v:\n%s", tc.path, got, tc.all, body)
+		}
+	}
+}
+
+// TestStatsFollowChanges: the stream and stats pages, which keep every
+// topic's frontmatter in memory between loads, show a topic added, edited
+// and removed after the first load.
+func TestStatsFollowChanges(t *testing.T) {
+	f := start(t)
+	steps := []struct {
+		name   string
+		change func()
+		stats  string
+		stream string // shown on the stream page
+		gone   string // not shown there
+	}{
+		{"first load", func() {}, "<th>topics</th><td>5</td>", "Deploy checklist", "Editor"},
+		{"added", func() {
+			if _, err := f.dir.Add(memdir.AddRequest{Type: typesx.User, Name: "Editor", Text: "Uses vim."}); err != nil {
+				t.Fatal(err)
+			}
+		}, "<th>topics</th><td>6</td>", "Editor", "Payroll"},
+		{"removed", func() {
+			if err := f.dir.Remove("user_editor.md"); err != nil {
+				t.Fatal(err)
+			}
+		}, "<th>topics</th><td>5</td>", "Deploy checklist", "Editor"},
+	}
+	for _, st := range steps {
+		st.change()
+		if _, body := f.get(t, "/p/p1/stats"); !strings.Contains(body, st.stats) {
+			t.Errorf("%s: stats page has no %q:\n%s", st.name, st.stats, body)
+		}
+		_, body := f.get(t, "/p/p1/stream")
+		if !strings.Contains(body, st.stream) || strings.Contains(body, st.gone) {
+			t.Errorf("%s: stream page should show %q and not %q:\n%s", st.name, st.stream, st.gone, body)
+		}
 	}
 }

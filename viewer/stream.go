@@ -67,7 +67,7 @@ func (s *Server) streamOf(ctx context.Context, pg *page) (*streamData, error) {
 	d := pg.Project.Dir
 	now := s.opts.Now()
 	sd := &streamData{Since: now.Add(-streamSpan)}
-	tl, err := search.Open(d).Timeline(ctx, search.TimelineQuery{From: sd.Since, To: now, IncludePrivate: pg.Private})
+	tl, err := s.topicsOf(d).Timeline(ctx, search.TimelineQuery{From: sd.Since, To: now, IncludePrivate: pg.Private})
 	if err != nil {
 		return nil, err
 	}

@@ -72,7 +72,8 @@ type Server struct {
 	cache pageCache
 
 	mu      sync.Mutex
-	indexes map[string]*search.Live // by memory directory
+	indexes map[string]*search.Live   // by memory directory
+	topics  map[string]*search.Topics // by memory directory
 }
 
 // New returns a server; Serve starts it on a listener.
@@ -94,7 +95,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, guard: g, tmpl: t, indexes: map[string]*search.Live{}}
+	s := &Server{opts: opts, guard: g, tmpl: t, indexes: map[string]*search.Live{}, topics: map[string]*search.Topics{}}
 	s.live = newLive(opts.Poll, opts.Now)
 	return s, nil
 }
@@ -139,7 +140,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-// Close stops the live updates and the search indexes' watches.
+// Close stops the live updates and the search indexes' and topics'
+// watches.
 func (s *Server) Close() {
 	s.live.stop()
 	s.mu.Lock()
@@ -147,6 +149,10 @@ func (s *Server) Close() {
 	for k, ix := range s.indexes {
 		_ = ix.Close()
 		delete(s.indexes, k)
+	}
+	for k, tp := range s.topics {
+		_ = tp.Close()
+		delete(s.topics, k)
 	}
 }
 
@@ -161,6 +167,20 @@ func (s *Server) searcher(d *memdir.Dir) *search.Live {
 		s.indexes[d.Path] = ix
 	}
 	return ix
+}
+
+// topicsOf is the topics of a memory directory kept in memory for the
+// stream and stats pages: after the first read, a page reads only the
+// topic files that changed.
+func (s *Server) topicsOf(d *memdir.Dir) *search.Topics {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tp, ok := s.topics[d.Path]
+	if !ok {
+		tp = search.OpenTopics(d)
+		s.topics[d.Path] = tp
+	}
+	return tp
 }
 
 // project finds a project by ID.
