@@ -21,38 +21,59 @@ type addInput struct {
 	How         string     `json:"how,omitempty" jsonschema:"how to apply it"`
 	Tags        []string   `json:"tags,omitempty" jsonschema:"short words to find it by"`
 	Private     bool       `json:"private,omitempty" jsonschema:"keep it out of the index, the session-start context and default search results"`
+	Team        bool       `json:"team,omitempty" jsonschema:"save it to the project's team memory, committed with the project and seen by everyone who works in it: only facts the whole team needs, never anything personal, private or secret"`
 }
 
 // add records a memory through the store, exactly as `memdir add` does:
 // validate, claim a new memory directory, then add under the lock (live
 // mode) or append to today's log (log mode).
-func (s *Server) add(ctx context.Context, req *mcp.CallToolRequest, in addInput) (*mcp.CallToolResult, memdir.AddResult, error) {
+func (s *Server) add(ctx context.Context, req *mcp.CallToolRequest, in addInput) (*mcp.CallToolResult, addOutput, error) {
 	t, err := parseType(in.Type, false)
 	if err != nil {
-		return nil, memdir.AddResult{}, err
+		return nil, addOutput{}, err
+	}
+	if in.Team && in.Private {
+		return nil, addOutput{}, errors.New("team and private: team memory is shared with everyone in the project; nothing was saved: save a private memory without team")
 	}
 	ar := memdir.AddRequest{
 		Type: t, Name: in.Name, Text: in.Text, Description: in.Description,
 		Why: in.Why, How: in.How, Tags: in.Tags, Private: in.Private,
 	}
 	if err := ar.Validate(); err != nil {
-		return nil, memdir.AddResult{}, refusal(err)
+		return nil, addOutput{}, refusal(err)
 	}
 	p, err := s.project(ctx, req.Session, in.agent())
 	if err != nil {
-		return nil, memdir.AddResult{}, err
+		return nil, addOutput{}, err
+	}
+	d, scope, err := s.addTarget(p, in.Team)
+	if err != nil {
+		return nil, addOutput{}, err
+	}
+	res, err := d.Add(ar)
+	p.wrote()
+	if err != nil {
+		return nil, addOutput{}, refusal(err)
+	}
+	return nil, addOutput{AddResult: res, Scope: scope}, nil
+}
+
+// addTarget is the directory memory_add writes to: the team's, made on
+// first write, or the person's own, claimed for the project.
+func (s *Server) addTarget(p *Project, team bool) (*memdir.Dir, string, error) {
+	if team {
+		t, err := s.teamOnly(p, true)
+		if err != nil {
+			return nil, "", err
+		}
+		return t.Dir, ScopeTeam, nil
 	}
 	if p.Claim != nil {
 		if err := p.Claim(); err != nil {
-			return nil, memdir.AddResult{}, err
+			return nil, "", err
 		}
 	}
-	res, err := p.Dir.Add(ar)
-	p.wrote()
-	if err != nil {
-		return nil, memdir.AddResult{}, refusal(err)
-	}
-	return nil, res, nil
+	return p.Dir, "", nil
 }
 
 // refusal words a refused memory for an agent: a secret is never stored,

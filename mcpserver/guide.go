@@ -20,6 +20,10 @@ Look before you ask or redo: memory_search finds memories by words, memory_show
 reads one whole, memory_list lists them, memory_timeline shows what changed
 around a date, memory_stats counts them. Save with memory_add (it updates a
 matching memory instead of duplicating it); remove with memory_forget.
+The project's team memory (committed with the project, shared with everyone
+who works in it) is searched, shown and listed beside the user's own, each team
+memory marked scope: team; memory_add with team: true saves a fact the whole
+team needs there (never anything personal, private or secret).
 A subagent or role keeps its own memory apart by passing agent_type (and
 scope) to memory_add, memory_search, memory_show, memory_forget,
 memory_list and memory_timeline.
@@ -54,7 +58,8 @@ their feedback, the project and where to find things. Use it before starting wor
 on a subject, when the user refers to an earlier decision, and before asking
 something the user may already have said. Plain words (all should match),
 "exact phrases", prefix*, OR, NOT and parentheses work. Results are compact
-rows (file, name, type, date, snippet): read a whole memory with memory_show.
+rows (file, name, type, date, snippet; scope: team for the project's shared
+team memory): read a whole memory with memory_show.
 A remembered file, function or flag may have changed since: check that it still
 exists before you rely on it.`
 

@@ -25,13 +25,14 @@ type searchInput struct {
 
 // searchOutput is what memory_search found, best first.
 type searchOutput struct {
-	Results []search.Hit `json:"results"`
+	Results []Hit `json:"results"`
 }
 
-// search runs the engine and ranking of `memdir search`; private topics
-// stay out, as they do by default there.
+// search runs the engine and ranking of `memdir search` on the person's
+// memory and the team's, merged by rank; private topics stay out, as they
+// do by default there.
 func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
-	out := searchOutput{Results: []search.Hit{}}
+	out := searchOutput{Results: []Hit{}}
 	p, err := s.project(ctx, req.Session, in.agent())
 	if err != nil {
 		return nil, out, err
@@ -50,11 +51,9 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in search
 	if q.Until, err = day("until", in.Until, p.Dir); err != nil {
 		return nil, out, err
 	}
-	hits, err := s.index(p.Dir).Search(ctx, q)
-	if err != nil {
-		return nil, out, err
+	if out.Results, err = s.searchBoth(ctx, p, q); err != nil {
+		return nil, searchOutput{Results: []Hit{}}, err
 	}
-	out.Results = hits
 	return nil, out, nil
 }
 

@@ -69,25 +69,26 @@ func (a agentInput) agent() Agent { return Agent{Type: a.AgentType, Scope: a.Sco
 type refInput struct {
 	agentInput
 	NameOrFile string `json:"name_or_file" jsonschema:"the memory's name (e.g. Testing policy) or file name (e.g. feedback_testing_policy.md)"`
+	Team       bool   `json:"team,omitempty" jsonschema:"the memory is in the project's team memory (results marked scope: team); memory_show also looks there when the user's own memory has no such memory"`
 }
 
-func (s *Server) show(ctx context.Context, req *mcp.CallToolRequest, in refInput) (*mcp.CallToolResult, memdir.TopicView, error) {
+func (s *Server) show(ctx context.Context, req *mcp.CallToolRequest, in refInput) (*mcp.CallToolResult, topicView, error) {
 	p, err := s.project(ctx, req.Session, in.agent())
 	if err != nil {
-		return nil, memdir.TopicView{}, err
+		return nil, topicView{}, err
 	}
-	file, err := p.Dir.Find(in.NameOrFile)
+	d, file, scope, err := s.find(p, in.NameOrFile, in.Team, true)
 	if err != nil {
-		return nil, memdir.TopicView{}, err
+		return nil, topicView{}, err
 	}
-	t, err := p.Dir.Read(file)
+	t, err := d.Read(file)
 	if err != nil {
-		return nil, memdir.TopicView{}, err
+		return nil, topicView{}, err
 	}
 	// Shown is recalled, as with `memdir show`: the server's index counts
 	// it in memory and writes the counts in batches, never on this read.
-	s.index(p.Dir).Recall(file)
-	return nil, t.View(true), nil
+	s.index(d).Recall(file)
+	return nil, topicView{TopicView: t.View(true), Scope: scope}, nil
 }
 
 // forgetOutput says which file was removed.
@@ -100,11 +101,11 @@ func (s *Server) forget(ctx context.Context, req *mcp.CallToolRequest, in refInp
 	if err != nil {
 		return nil, forgetOutput{}, err
 	}
-	file, err := p.Dir.Find(in.NameOrFile)
+	d, file, _, err := s.find(p, in.NameOrFile, in.Team, false)
 	if err != nil {
 		return nil, forgetOutput{}, err
 	}
-	err = p.Dir.Remove(file)
+	err = d.Remove(file)
 	p.wrote()
 	if err != nil {
 		return nil, forgetOutput{}, err
@@ -116,37 +117,62 @@ func (s *Server) forget(ctx context.Context, req *mcp.CallToolRequest, in refInp
 type listInput struct {
 	agentInput
 	Type memoryType `json:"type,omitempty" jsonschema:"only memories of this type"`
+	Team bool       `json:"team,omitempty" jsonschema:"only the project's team memory (by default it is listed after the user's own, marked scope: team)"`
 }
 
 // listOutput is every memory, without bodies.
 type listOutput struct {
-	Topics  []memdir.TopicView `json:"topics"`
-	Skipped []string           `json:"skipped,omitempty" jsonschema:"topic files that could not be read or parsed, and why"`
+	Topics  []topicView `json:"topics"`
+	Skipped []string    `json:"skipped,omitempty" jsonschema:"topic files that could not be read or parsed, and why"`
 }
 
 func (s *Server) list(ctx context.Context, req *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listOutput, error) {
-	out := listOutput{Topics: []memdir.TopicView{}}
+	out := listOutput{Topics: []topicView{}}
 	only, err := parseType(in.Type, true)
 	if err != nil {
 		return nil, out, err
 	}
 	p, err := s.project(ctx, req.Session, in.agent())
-	if err != nil || !p.Dir.Exists() {
-		return nil, out, err
-	}
-	topics, problems, err := p.Dir.List()
 	if err != nil {
 		return nil, out, err
+	}
+	var team *Team
+	if in.Team {
+		if team, err = s.teamOnly(p, false); err != nil {
+			return nil, out, err
+		}
+	} else {
+		team = s.team(p)
+		if err := listDir(&out, p.Dir, only, ""); err != nil {
+			return nil, out, err
+		}
+	}
+	if team != nil {
+		if err := listDir(&out, team.Dir, only, ScopeTeam); err != nil {
+			return nil, out, err
+		}
+	}
+	return nil, out, nil
+}
+
+// listDir appends the memories of d (of type only, when set) to out.
+func listDir(out *listOutput, d *memdir.Dir, only typesx.Type, scope string) error {
+	if !d.Exists() {
+		return nil
+	}
+	topics, problems, err := d.List()
+	if err != nil {
+		return err
 	}
 	for _, pr := range problems {
 		out.Skipped = append(out.Skipped, pr.String())
 	}
 	for _, t := range topics {
 		if only == "" || t.Type == only {
-			out.Topics = append(out.Topics, t.View(false))
+			out.Topics = append(out.Topics, topicView{TopicView: t.View(false), Scope: scope})
 		}
 	}
-	return nil, out, nil
+	return nil
 }
 
 // parseType reads a memory type; "" is no type, allowed when optional.

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/mcpserver"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
@@ -90,7 +89,7 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 	if !ws.dir.Exists() && team == nil {
 		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
 	}
-	var hits []scopedHit
+	var hits []mcpserver.Hit
 	if ws.dir.Exists() {
 		if hits, err = searchDir(ctx, ws.dir, q, "", hits); err != nil {
 			return err
@@ -101,7 +100,7 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 			return err
 		}
 	}
-	hits = mergeHits(hits, q.Limit)
+	hits = mcpserver.MergeHits(hits, q.Limit)
 	if a.json {
 		return a.writeJSON(hits)
 	}
@@ -114,46 +113,11 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 	return nil
 }
 
-// scopedHit is a search result; a team memory's carries "scope": "team".
-type scopedHit struct {
-	search.Hit
-	Scope string `json:"scope,omitempty"`
-}
-
 // searchDir searches one memory directory and appends its hits, marked
 // with scope, to out.
-func searchDir(ctx context.Context, d *memdir.Dir, q search.Query, scope string, out []scopedHit) ([]scopedHit, error) {
+func searchDir(ctx context.Context, d *memdir.Dir, q search.Query, scope string, out []mcpserver.Hit) ([]mcpserver.Hit, error) {
 	hits, err := search.Open(d).Search(ctx, q)
-	for _, h := range hits {
-		out = append(out, scopedHit{Hit: h, Scope: scope})
-	}
-	return out, err
-}
-
-// mergeHits orders the hits of personal and team memory as one list, the
-// way each search orders its own (a memory named by the query first, then
-// by score, then the newer) and keeps the first limit. Personal hits come
-// first, so at equal rank the person's own memory wins.
-func mergeHits(hits []scopedHit, limit int) []scopedHit {
-	slices.SortStableFunc(hits, func(a, b scopedHit) int {
-		switch {
-		case a.ExactName != b.ExactName:
-			if a.ExactName {
-				return -1
-			}
-			return 1
-		case a.Score != b.Score:
-			return cmp.Compare(b.Score, a.Score)
-		}
-		return b.Modified.Compare(a.Modified)
-	})
-	if limit > 0 && len(hits) > limit {
-		hits = hits[:limit]
-	}
-	if hits == nil {
-		hits = []scopedHit{}
-	}
-	return hits
+	return mcpserver.Scoped(out, hits, scope), err
 }
 
 // searchQuery checks the flags and builds the query.
@@ -192,7 +156,7 @@ const rowWidth = 160
 
 // hitRow is one result as a row: type, file (#entry for a log entry),
 // name ("(team)" after a team memory's), date and as much snippet as fits.
-func hitRow(h scopedHit) string {
+func hitRow(h mcpserver.Hit) string {
 	typ, file, date := string(h.Type), h.File, h.Modified.Format("2006-01-02")
 	if typ == "" {
 		typ = "-"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/mcpserver"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
 	"github.com/memdir/memdir/sessionctx"
@@ -253,4 +254,19 @@ func (a *app) teamContext(ws *workspace) (*sessionctx.TeamMemory, error) {
 		return nil, err
 	}
 	return &sessionctx.TeamMemory{Dir: tm.dir.Path, Rel: tm.rel, Index: data, Caps: index.DefaultCaps}, nil
+}
+
+// mcpTeam is the team memory opener of an MCP call's project: nil for a
+// subagent's memory, which has no team part.
+func (a *app) mcpTeam(ws *workspace) mcpserver.TeamOpener {
+	if ws.loc.Source == canonical.SourceAgent {
+		return nil
+	}
+	return func(create bool) (*mcpserver.Team, error) {
+		tm, err := a.team(ws, create)
+		if err != nil || tm == nil {
+			return nil, err
+		}
+		return &mcpserver.Team{Dir: tm.dir, Rel: tm.rel}, nil
+	}
 }
