@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -26,6 +27,8 @@ A prompt that asks to remember something (a leading "#", as in "# always use
 pnpm", or "remember that ...") becomes a memory at once, typed and named
 the way the dream types an untyped note, through the same rules as memdir
 add (daily log in log mode, near-duplicates merged, credentials refused).
+A note of a type listed in capture.team_types goes to the project's team
+memory instead (docs/team.md).
 The reply tells the agent and the person what was saved. Any other prompt
 gets no reply and costs no more than reading the input.
 
@@ -90,10 +93,11 @@ func (a *app) capturePrompt(in capture.Input) error {
 	if err != nil {
 		return err
 	}
-	if err := ws.claim(); err != nil {
+	d, scope, err := a.captureTarget(ws, n.Type)
+	if err != nil {
 		return err
 	}
-	res, err := ws.dir.Add(memdir.AddRequest{Type: n.Type, Name: n.Name, Text: text})
+	res, err := d.Add(memdir.AddRequest{Type: n.Type, Name: n.Name, Text: text})
 	var reply capture.Reply
 	switch {
 	case memdir.IsInput(err):
@@ -109,6 +113,10 @@ func (a *app) capturePrompt(in capture.Input) error {
 		if res.Action == memdir.Logged {
 			where = res.Log + ", for the next dream"
 			detail = "logged to " + where
+		}
+		if scope != "" {
+			where += ", " + scope
+			detail += "; in " + scope + ", shared with everyone who works in this project once committed"
 		}
 		reply = capture.NewReply(in, fmt.Sprintf("memdir: remembered (%s %q, %s)", n.Type, n.Name, where),
 			fmt.Sprintf("memdir saved the user's note to memory as a %s memory named %q (%s). It is remembered: do not save it again; just acknowledge it.", n.Type, n.Name, detail))
@@ -148,4 +156,18 @@ func (a *app) captureDigest(in capture.Input) error {
 		}
 	}
 	return offsets.Set(in.SessionID, in.TranscriptPath, end)
+}
+
+// captureTarget is where a remembered note of type t goes: the team
+// memory when capture.team_types lists t, else the person's own memory
+// (claimed for the project). scope names team memory for the reply.
+func (a *app) captureTarget(ws *workspace, t typesx.Type) (*memdir.Dir, string, error) {
+	if a.agentType == "" && slices.Contains(ws.settings.Types("capture.team_types"), t) {
+		tm, err := a.team(ws, true)
+		if err != nil {
+			return nil, "", err
+		}
+		return tm.dir, "team memory (" + tm.rel + ")", nil
+	}
+	return ws.dir, "", ws.claim()
 }
