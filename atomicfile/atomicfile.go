@@ -131,7 +131,7 @@ func createTemp(root *os.Root, rel string) (string, *os.File, error) {
 		if _, err := rand.Read(b[:]); err != nil {
 			return "", nil, err
 		}
-		name := TempPrefix + filepath.Base(rel) + "-" + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
+		name := TempPattern(filepath.Base(rel)) + hex.EncodeToString(b[:])
 		tmp := filepath.Join(filepath.Dir(rel), name)
 		f, err := root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if os.IsExist(err) {
@@ -140,6 +140,14 @@ func createTemp(root *os.Root, rel string) (string, *os.File, error) {
 		return tmp, f, err
 	}
 	return "", nil, fmt.Errorf("no free temp name beside %s", rel)
+}
+
+// TempPattern is the os.CreateTemp pattern of a temporary file for name
+// written by this process: TempPrefix, name, "-", the PID, "-", then the
+// random part. Every memdir temp file is named so, which is how
+// CleanTemps tells a dead writer's leftovers from a live one's.
+func TempPattern(name string) string {
+	return TempPrefix + name + "-" + strconv.Itoa(os.Getpid()) + "-"
 }
 
 // SyncDir fsyncs a directory so that renames and creations inside it are

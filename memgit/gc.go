@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/memdir/memdir/atomicfile"
 )
 
 // A memory directory that is a repository of its own is committed to on
@@ -230,17 +230,27 @@ func (r *Repo) repack(loose []plumbing.Hash, packs []packInfo, reuse bool) error
 	return nil
 }
 
-// writeSmallFile replaces a small state file through a temporary file,
+// writeSmallFile replaces a small state file through a temporary file
+// named as atomicfile names its own (so a killed writer's is cleaned up),
 // so that it is never seen half written. It is not synced: losing it
-// costs only a late or early pack.
+// costs only a late or early pack, or a lock record.
 func writeSmallFile(name, data string) error {
-	tmp := name + ".tmp" + strconv.Itoa(os.Getpid())
-	if err := os.WriteFile(tmp, []byte(data), 0o644); err != nil {
+	f, err := os.CreateTemp(filepath.Dir(name), atomicfile.TempPattern(filepath.Base(name)))
+	if err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, name); err != nil {
-		_ = os.Remove(tmp)
-		return err
+	_, werr := f.WriteString(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
 	}
-	return nil
+	if werr == nil {
+		werr = os.Chmod(f.Name(), 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), name)
+	}
+	if werr != nil {
+		_ = os.Remove(f.Name())
+	}
+	return werr
 }

@@ -2,7 +2,6 @@ package memgit
 
 import (
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/memdir/memdir/atomicfile"
@@ -26,11 +25,8 @@ func createTemp(dir, kind string) (*os.File, error) {
 	return os.CreateTemp(dir, tempPattern(kind))
 }
 
-// tempPattern is the os.CreateTemp pattern of a temporary file of kind:
-// atomicfile.TempPrefix + kind + "-" + pid + "-" + random.
-func tempPattern(kind string) string {
-	return atomicfile.TempPrefix + kind + "-" + strconv.Itoa(os.Getpid()) + "-"
-}
+// tempPattern is the os.CreateTemp pattern of a temporary file of kind.
+func tempPattern(kind string) string { return atomicfile.TempPattern(kind) }
 
 // cleanTemps removes the temporary files memdir processes that are gone
 // left in the object store, and returns how many it removed.
