@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
 	"github.com/memdir/memdir/sessionctx"
+	memsync "github.com/memdir/memdir/sync"
 	"github.com/memdir/memdir/untrusted"
 )
 
@@ -132,7 +134,8 @@ func (a *app) team(ws *workspace, create bool) (*teamMemory, error) {
 }
 
 // makeTeamDir creates the team directory inside root (os.Root refuses a
-// link swapped in on the way) and writes its .gitignore when it has none.
+// link swapped in on the way) and writes its .gitignore when it has none;
+// with the first .gitignore it registers memdir's merge driver for it.
 func (a *app) makeTeamDir(root, rel, dir string) error {
 	r, err := os.OpenRoot(root)
 	if err != nil {
@@ -145,7 +148,13 @@ func (a *app) makeTeamDir(root, rel, dir string) error {
 		}
 		return fmt.Errorf("team memory: %w", err)
 	}
-	_, err = memgit.EnsureIgnore(dir)
+	made, err := memgit.EnsureIgnore(dir)
+	if err != nil || !made {
+		return err
+	}
+	// A new team directory: git merge and git pull merge its indexes by
+	// entry, as a sync does (the user's own command registers the driver).
+	_, err = memsync.RegisterDriver(context.Background(), dir, root)
 	return err
 }
 
