@@ -32,6 +32,7 @@ type Topics struct {
 	mu     sync.Mutex
 	w      *watcher // nil: not watching, every call stats the files
 	loaded bool
+	closed bool                     // Close was called: watch no more
 	srcs   map[string]source        // every source file as last stamped
 	topics map[string]*memdir.Topic // readable topics, frontmatter only
 	bad    map[string]bool          // topic files that do not read or parse
@@ -49,7 +50,7 @@ type Topics struct {
 // until the first call. Close it to stop watching.
 func OpenTopics(d *memdir.Dir) *Topics { return &Topics{ix: Open(d)} }
 
-// Close stops watching the directory.
+// Close stops watching the directory; later calls read every topic file.
 func (tp *Topics) Close() error {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
@@ -57,8 +58,20 @@ func (tp *Topics) Close() error {
 		tp.w.close()
 		tp.w = nil
 	}
-	tp.loaded = false
+	tp.loaded, tp.closed = false, true
 	return nil
+}
+
+// Load brings the table up to date now (the first time, it reads every
+// topic file), so that the next Stats or Timeline need not wait for it.
+func (tp *Topics) Load() error {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	if !tp.ix.dir.Exists() {
+		return nil
+	}
+	_, _, err := tp.list()
+	return err
 }
 
 // Stats measures the memory directory as Index.Stats does.
@@ -97,6 +110,9 @@ func (tp *Topics) fresh() bool {
 		}
 		tp.w.close()
 		tp.w = nil
+	}
+	if tp.closed {
+		return false
 	}
 	if w, err := newWatcher(tp.ix.dir.Path); err == nil {
 		tp.w = w

@@ -168,3 +168,29 @@ func TestTopicsConcurrent(t *testing.T) {
 		t.Fatalf("Stats after the writes = %d topics, %v; want 21", st.Topics, err)
 	}
 }
+
+// TestTopicsLoadAndClose: Load reads ahead, so the next call reads
+// nothing; after Close, calls still see every change (without a watch).
+func TestTopicsLoadAndClose(t *testing.T) {
+	d := newDir(t, map[string]string{"user_role.md": topicFile("user", "Role", "Who", "Engineer.")})
+	tp := OpenTopics(d)
+	ctx := context.Background()
+	if err := tp.Load(); err != nil {
+		t.Fatal(err)
+	}
+	gen := tp.gen
+	if st, err := tp.Stats(ctx, StatsOptions{}); err != nil || st.Topics != 1 {
+		t.Fatalf("Stats after Load = %+v, %v; want 1 topic", st, err)
+	}
+	if runtime.GOOS == "linux" && tp.gen != gen {
+		t.Errorf("Stats after Load read the files again")
+	}
+	tp.Close()
+	writeFile(t, filepath.Join(d.Path, "user_editor.md"), topicFile("user", "Editor", "Vim", "Vim."))
+	if st, err := tp.Stats(ctx, StatsOptions{}); err != nil || st.Topics != 2 {
+		t.Fatalf("Stats after Close and an add = %+v, %v; want 2 topics", st, err)
+	}
+	if tp.w != nil {
+		t.Errorf("a closed Topics watches again")
+	}
+}

@@ -74,6 +74,7 @@ type Server struct {
 	mu      sync.Mutex
 	indexes map[string]*search.Live   // by memory directory
 	topics  map[string]*search.Topics // by memory directory
+	closed  bool
 }
 
 // New returns a server; Serve starts it on a listener.
@@ -123,6 +124,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
+	go s.warm()
 	select {
 	case err := <-done:
 		s.Close()
@@ -154,6 +156,21 @@ func (s *Server) Close() {
 		_ = tp.Close()
 		delete(s.topics, k)
 	}
+	s.closed = true
+}
+
+// warm reads the current project's topics while the person's browser
+// opens, so that the first stream page (where "/" leads) waits less.
+func (s *Server) warm() {
+	all, err := s.opts.Projects()
+	if err != nil {
+		return
+	}
+	for _, p := range all {
+		if p.ID == s.opts.Current {
+			_ = s.topicsOf(p.Dir).Load()
+		}
+	}
 }
 
 // searcher is the long-running search index of a memory directory: the
@@ -178,7 +195,11 @@ func (s *Server) topicsOf(d *memdir.Dir) *search.Topics {
 	tp, ok := s.topics[d.Path]
 	if !ok {
 		tp = search.OpenTopics(d)
-		s.topics[d.Path] = tp
+		if s.closed {
+			_ = tp.Close() // answers without watching
+		} else {
+			s.topics[d.Path] = tp
+		}
 	}
 	return tp
 }
