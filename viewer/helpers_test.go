@@ -3,6 +3,7 @@ package viewer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -68,10 +69,16 @@ func start(t *testing.T) *fixture {
 	return f
 }
 
-func serve(t *testing.T, d *memdir.Dir) *fixture {
+// serve serves d as project p1 and each of more as p2, p3 and so on,
+// labelled /src/ and the directory's base name.
+func serve(t *testing.T, d *memdir.Dir, more ...*memdir.Dir) *fixture {
 	t.Helper()
 	projects := func() ([]Project, error) {
-		return []Project{{ID: "p1", Label: "/src/p1", Dir: d}}, nil
+		all := []Project{{ID: "p1", Label: "/src/p1", Dir: d}}
+		for i, m := range more {
+			all = append(all, Project{ID: fmt.Sprint("p", i+2), Label: "/src/" + filepath.Base(m.Path), Dir: m})
+		}
+		return all, nil
 	}
 	srv, err := New(Options{Projects: projects, Current: "p1", Poll: 20 * time.Millisecond})
 	if err != nil {

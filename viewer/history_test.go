@@ -90,10 +90,7 @@ func TestProjectSwitcher(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f := serve(t, d1)
-	f.srv.opts.Projects = func() ([]Project, error) {
-		return []Project{{ID: "p1", Label: "/src/one", Dir: d1}, {ID: "p2", Label: "/src/two", Dir: d2}}, nil
-	}
+	f := serve(t, d1, d2)
 	f.enter(t)
 	resp, err := f.client.Get(f.base + "/switch?to=p2")
 	if err != nil {
@@ -104,7 +101,7 @@ func TestProjectSwitcher(t *testing.T) {
 		t.Fatalf("switch to %q", loc)
 	}
 	_, page := f.get(t, "/p/p2/stream")
-	if !strings.Contains(page, "Beta fact") || strings.Contains(page, "Alpha fact") || !strings.Contains(page, `<option value="p1">/src/one</option>`) {
+	if !strings.Contains(page, "Beta fact") || strings.Contains(page, "Alpha fact") || !strings.Contains(page, `<option value="p1">/src/p1</option>`) {
 		t.Errorf("p2's stream:\n%s", page)
 	}
 }
