@@ -49,38 +49,60 @@ type projectSync struct {
 	cat          *catFile
 	merger       *merger
 	res          ProjectResult
-	local        map[string][]byte // synced files on disk
+	local        map[string][]byte // synced files on disk; nil content when not read
+	oid          map[string]string // blob ids of the local files
+	scan         map[string]fileStat
+	cache        *statCache
 	excluded     map[string]bool   // local files that never leave the machine
 	writes       map[string][]byte // to the memory dir; nil removes
 	push         map[string][]byte // to the remote, by path; nil removes
 }
 
-// readLocal reads the synced files of the memory directory.
+// readLocal reads the synced files of the memory directory, except those
+// the stat cache knows to hold what the remote holds already: those are
+// listed with their blob id and no content (no merge needs it).
 func (p *projectSync) readLocal() error {
 	p.local = map[string][]byte{}
-	ents, err := os.ReadDir(p.dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	p.oid = map[string]string{}
+	if len(p.scan) == 0 {
 		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("read %s: %w", p.dir, err)
 	}
 	root, err := atomicfile.OpenRoot(p.dir)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", p.dir, err)
 	}
 	defer root.Close()
-	for _, e := range ents {
-		if !e.Type().IsRegular() || !Synced(e.Name()) {
+	for n, st := range p.scan {
+		if oid := p.cache.known(n, st); oid != "" && !isIndex(n) && oid == p.remote[p.folder+"/"+n] {
+			p.local[n], p.oid[n] = nil, oid
 			continue
 		}
-		data, err := root.ReadFile(e.Name())
-		if err != nil {
-			return fmt.Errorf("read %s: %w", e.Name(), err)
+		data, err := root.ReadFile(n)
+		if errors.Is(err, fs.ErrNotExist) {
+			delete(p.scan, n) // removed since the scan
+			continue
 		}
-		p.local[e.Name()] = data
+		if err != nil {
+			return fmt.Errorf("read %s: %w", n, err)
+		}
+		p.local[n], p.oid[n] = data, blobID(data)
 	}
 	return nil
+}
+
+// newCache is the stat cache of the directory as this sync leaves it:
+// the stats taken before reading, with the blob ids read, for every file
+// the sync did not write (it reads those again next time, rather than
+// trust a stat taken after its own write).
+func (p *projectSync) newCache(url string) *statCache {
+	c := &statCache{URL: url, Dir: p.dir, Files: map[string]fileStat{}, Skipped: p.res.Skipped}
+	for n, st := range p.scan {
+		if _, wrote := p.writes[n]; !wrote && p.oid[n] != "" {
+			st.OID = p.oid[n]
+			c.Files[n] = st
+		}
+	}
+	return c
 }
 
 // keepLocal reports why a local file that is not private must not be
@@ -144,10 +166,11 @@ func (p *projectSync) mergeAll() error {
 			if _, ok := p.local[n]; !ok || isIndex(n) != indexes {
 				continue
 			}
-			data := p.localSide(n).data
-			if blobID(data) == p.remote[p.folder+"/"+n] {
+			l := p.localSide(n) // an index without the entries of topics kept here
+			if l.oid == p.remote[p.folder+"/"+n] {
 				continue
 			}
+			data := l.data
 			if isPrivate(n, data) {
 				p.excluded[n] = true
 			} else if why := keepLocal(n, data); why != "" {
@@ -178,8 +201,9 @@ func (p *projectSync) localSide(n string) side {
 			ix.Remove(f)
 		}
 		data = ix.Bytes()
+		return side{oid: blobID(data), data: data}
 	}
-	return side{oid: blobID(data), data: data}
+	return side{oid: p.oid[n], data: data}
 }
 
 func (p *projectSync) gitSide(tree map[string]string, n string) (side, error) {
@@ -271,7 +295,7 @@ func (p *projectSync) toLocal(n string, data []byte, present bool) {
 	if isIndex(n) && len(p.excluded) > 0 {
 		data = keepEntries(data, p.local[n], p.excluded)
 	}
-	if old, ok := p.local[n]; ok && string(old) == string(data) {
+	if _, ok := p.local[n]; ok && p.oid[n] == blobID(data) {
 		return
 	}
 	p.writes[n] = data

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/atomicfile"
-	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
 )
@@ -145,32 +144,49 @@ func (s *syncer) init() error {
 	return nil
 }
 
-// round is one fetch, merge and push.
+// round is one fetch, merge and push. It asks the remote for its main
+// first (git ls-remote): when that is the commit every project's stat
+// cache was left at and no file moved since, there is nothing to do, and
+// the round ends there.
 func (s *syncer) round() (*Result, error) {
-	base, remote, err := s.pull()
+	there, err := s.lsRemote()
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Remote: s.url, Commit: there}
+	folders := map[string]string{} // folder -> the memory dir synced into it
+	var views []*view
+	idle := s.sameRemote()
+	for _, p := range s.projects() {
+		v, err := s.look(p, folders)
+		if err != nil {
+			return nil, err
+		}
+		views = append(views, v)
+		idle = idle && v.idle(there)
+	}
+	if idle {
+		for _, v := range views {
+			if pr := v.idleResult(); pr != nil {
+				res.Projects = append(res.Projects, *pr)
+			}
+		}
+		return res, nil
+	}
+	base, remote, err := s.pull(there)
 	if err != nil {
 		return nil, err
 	}
 	if !s.sameRemote() {
 		base = "" // main belongs to another remote: merge from nothing, lose nothing
 	}
-	baseTree, err := s.g.tree(base)
-	if err != nil {
-		return nil, err
-	}
-	remoteTree := baseTree
-	if remote != base {
-		if remoteTree, err = s.g.tree(remote); err != nil {
-			return nil, err
-		}
-	}
+	tr := &trees{g: s.g, base: base, remote: remote}
 	cat := s.g.catFile()
 	defer cat.close()
-	res := &Result{Remote: s.url}
 	push := map[string][]byte{}
-	folders := map[string]string{} // folder -> the memory dir synced into it
-	for _, p := range s.projects() {
-		pr, err := s.project(p, baseTree, remoteTree, cat, push, folders)
+	caches := map[string]*statCache{}
+	for _, v := range views {
+		pr, err := s.project(v, tr, cat, push, caches)
 		if err != nil {
 			return nil, err
 		}
@@ -191,34 +207,83 @@ func (s *syncer) round() (*Result, error) {
 		}
 		res.Pushed = true
 	}
-	if commit != "" && commit != base {
-		if _, err := s.g.run(nil, "update-ref", "refs/heads/main", commit); err != nil {
-			return nil, err
-		}
-	}
-	if commit != "" && commit != remote {
-		if _, err := s.g.run(nil, "update-ref", "refs/remotes/origin/main", commit); err != nil {
-			return nil, err
-		}
+	if err := s.updateRefs(commit, base, remote); err != nil {
+		return nil, err
 	}
 	res.Commit = commit
-	return res, s.recordRemote()
+	if err := s.recordRemote(); err != nil {
+		return nil, err
+	}
+	for folder, c := range caches {
+		c.Commit = commit
+		if err := c.save(s.o.Home, folder); err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("save the sync's stat cache: %v", err))
+		}
+	}
+	return res, nil
 }
 
-// pull brings the remote's main into refs/remotes/origin/main and
-// returns the local and remote commits. It asks the remote for its main
-// first (git ls-remote) and fetches only when that moved: a sync with
-// nothing to do spends one round trip, not a fetch's negotiation.
-func (s *syncer) pull() (base, remote string, err error) {
+// updateRefs moves main, and the remote's main, to commit where they are
+// not there yet, in one git.
+func (s *syncer) updateRefs(commit, base, remote string) error {
+	var b strings.Builder
+	if commit != "" && commit != base {
+		fmt.Fprintf(&b, "update refs/heads/main %s\n", commit)
+	}
+	if commit != "" && commit != remote {
+		fmt.Fprintf(&b, "update refs/remotes/origin/main %s\n", commit)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	_, err := s.g.run(strings.NewReader(b.String()), "update-ref", "--stdin")
+	return err
+}
+
+// trees lists the base's and the remote's files on first use: a sync
+// whose every project is unchanged on both sides lists neither.
+type trees struct {
+	g              *git
+	base, remote   string
+	baseT, remoteT map[string]string
+	done           bool
+}
+
+func (t *trees) get() (base, remote map[string]string, err error) {
+	if t.done {
+		return t.baseT, t.remoteT, nil
+	}
+	if t.baseT, err = t.g.tree(t.base); err != nil {
+		return nil, nil, err
+	}
+	t.remoteT = t.baseT
+	if t.remote != t.base {
+		if t.remoteT, err = t.g.tree(t.remote); err != nil {
+			return nil, nil, err
+		}
+	}
+	t.done = true
+	return t.baseT, t.remoteT, nil
+}
+
+// lsRemote asks the remote for its main: "" when it has none.
+func (s *syncer) lsRemote() (string, error) {
+	out, err := s.g.run(nil, "ls-remote", "--", s.url, "refs/heads/main")
+	if err != nil {
+		return "", err
+	}
+	there, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\t")
+	return there, nil
+}
+
+// pull brings the remote's main, there, into refs/remotes/origin/main
+// and returns the local and remote commits. It fetches only when the
+// remote moved: no fetch negotiation when it did not.
+func (s *syncer) pull(there string) (base, remote string, err error) {
 	base, remote, err = s.g.refs()
 	if err != nil {
 		return "", "", err
 	}
-	out, err := s.g.run(nil, "ls-remote", "--", s.url, "refs/heads/main")
-	if err != nil {
-		return "", "", err
-	}
-	there, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\t")
 	switch {
 	case there == remote:
 		return base, remote, nil
@@ -268,89 +333,6 @@ func (s *syncer) projects() []Project {
 		out = append(out, Project{Dir: d, Root: p.Root})
 	}
 	return out
-}
-
-// identity is the project's identity: recorded at its first sync, else
-// from its root. ok is false for a directory that records no root.
-func identity(p Project) (id string, record bool, err error) {
-	if id, err := canonical.RecordedIdentity(p.Dir); err != nil || id != "" {
-		return id, false, err
-	}
-	root := p.Root
-	if root == "" {
-		if root, err = canonical.RecordedRoot(p.Dir); err != nil || root == "" {
-			return "", false, err
-		}
-	}
-	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return canonical.PathIdentityPrefix + root, true, nil
-	}
-	id, err = canonical.Identity(root)
-	return id, true, err
-}
-
-// project syncs one memory directory under its lock, adding what the
-// remote must get to push.
-func (s *syncer) project(p Project, baseTree, remoteTree map[string]string, cat *catFile, push map[string][]byte, folders map[string]string) (*ProjectResult, error) {
-	id, record, err := identity(p)
-	if err != nil {
-		return nil, err
-	}
-	if id == "" {
-		return &ProjectResult{Dir: p.Dir, Skipped: []Skipped{{File: canonical.RootFile, Reason: "records no project root: run any memdir command in the project, then sync"}}}, nil
-	}
-	folder := ProjectFolder(id)
-	if other, ok := folders[folder]; ok {
-		// Two clones on one machine: the first found is synced; the other
-		// would race it for the same files.
-		return &ProjectResult{Identity: id, Dir: p.Dir, Skipped: []Skipped{{File: p.Dir, Reason: "has the identity of " + other + ", which this sync carried; merge the two by hand (or remove one) to sync both"}}}, nil
-	}
-	folders[folder] = p.Dir
-	if _, err := os.Stat(p.Dir); err != nil && !hasFolder(remoteTree, folder) {
-		return nil, nil // nothing here, nothing there
-	}
-	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("sync: %w", err)
-	}
-	lk, err := memdir.AcquireLock(s.g.ctx, p.Dir, s.o.LockTimeout, "sync")
-	if err != nil {
-		return nil, err
-	}
-	defer lk.Release()
-	if p.Root != "" {
-		if err := canonical.ClaimRoot(p.Dir, p.Root); err != nil {
-			return nil, err
-		}
-	}
-	if record {
-		if err := canonical.RecordIdentity(p.Dir, id); err != nil {
-			return nil, err
-		}
-	}
-	ps := &projectSync{dir: p.Dir, folder: folder, base: baseTree, remote: remoteTree, cat: cat, merger: s.merger}
-	ps.res = ProjectResult{Identity: id, Dir: p.Dir}
-	if err := ps.readLocal(); err != nil {
-		return nil, err
-	}
-	if err := ps.mergeAll(); err != nil {
-		return nil, err
-	}
-	if err := ps.write(); err != nil {
-		return nil, err
-	}
-	for k, v := range ps.push {
-		push[k] = v
-	}
-	return &ps.res, nil
-}
-
-func hasFolder(tree map[string]string, folder string) bool {
-	for p := range tree {
-		if strings.HasPrefix(p, folder+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 // commit makes, with one git fast-import, a commit on parent (the

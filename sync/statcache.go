@@ -1,0 +1,143 @@
+package memsync
+
+import (
+	"bytes"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/memdir/memdir/atomicfile"
+)
+
+// cacheDir holds, under the home, one stat cache per remote folder.
+const cacheDir = "sync/cache"
+
+// statCache is what the last sync of one memory directory saw: the stat
+// and blob id of each synced file, and the commit of main it left. A
+// file whose size, modification time, change time and inode are as
+// recorded is not read or hashed again (git's index makes the same bet),
+// and a directory where every file is as recorded, synced at the commit
+// both sides still hold, is not merged at all. It is derived data: a
+// missing or damaged cache costs one full read.
+type statCache struct {
+	URL, Dir string
+	// Commit is main after the sync that wrote the cache. The files that
+	// sync wrote are not in Files: the next sync reads them again, and
+	// caches them then.
+	Commit  string
+	Files   map[string]fileStat
+	Skipped []Skipped
+}
+
+// fileStat identifies a file's content without reading it.
+type fileStat struct {
+	Size, Mtime, Ctime int64
+	Ino                uint64
+	OID                string // "" when not known
+}
+
+// sameStat reports whether two stats are of one content; a racy stat
+// (Mtime -1) is never.
+func (s fileStat) sameStat(o fileStat) bool {
+	return s.Mtime >= 0 && s.Size == o.Size && s.Mtime == o.Mtime && s.Ctime == o.Ctime && s.Ino == o.Ino
+}
+
+// racyWindow: on a file system that keeps whole seconds, a file changed
+// within this long of its stamp may change again under the same stamp;
+// such an entry is not trusted.
+const racyWindow = 2 * time.Second
+
+func (s fileStat) racy(now time.Time) bool {
+	coarse := s.Mtime%int64(time.Second) == 0 && s.Ctime%int64(time.Second) == 0
+	return coarse && now.UnixNano()-max(s.Mtime, s.Ctime) < int64(racyWindow)
+}
+
+func cachePath(home, folder string) string {
+	return filepath.Join(home, filepath.FromSlash(cacheDir), folder)
+}
+
+// loadCache returns the cache of folder when it was written for url and
+// dir, else an empty one.
+func loadCache(home, folder, url, dir string) *statCache {
+	empty := &statCache{URL: url, Dir: dir, Files: map[string]fileStat{}}
+	data, err := os.ReadFile(cachePath(home, folder))
+	if err != nil {
+		return empty
+	}
+	var c statCache
+	if gob.NewDecoder(bytes.NewReader(data)).Decode(&c) != nil || c.URL != url || c.Dir != dir || c.Files == nil {
+		return empty
+	}
+	return &c
+}
+
+func (c *statCache) save(home, folder string) error {
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(c); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(home, filepath.FromSlash(cacheDir)), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(cachePath(home, folder), b.Bytes(), 0o600)
+}
+
+// unchanged reports whether the directory, as scanned, is what the cache
+// recorded at commit.
+func (c *statCache) unchanged(scan map[string]fileStat, commit string) bool {
+	if c.Commit == "" || c.Commit != commit || len(scan) != len(c.Files) {
+		return false
+	}
+	for n, s := range scan {
+		if old, ok := c.Files[n]; !ok || old.OID == "" || !old.sameStat(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// known returns the blob id the cache holds for a file as scanned, ""
+// when the file moved or the entry is not to be trusted.
+func (c *statCache) known(n string, s fileStat) string {
+	if old, ok := c.Files[n]; ok && old.sameStat(s) {
+		return old.OID
+	}
+	return ""
+}
+
+// scanDir stamps every synced regular file of dir. A missing dir has
+// none.
+func scanDir(dir string, now time.Time) (map[string]fileStat, error) {
+	out := map[string]fileStat{}
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	root, err := atomicfile.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	defer root.Close()
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !Synced(e.Name()) {
+			continue
+		}
+		size, mtime, ctime, ino, ok := root.Stamp(e.Name())
+		if !ok {
+			continue
+		}
+		s := fileStat{Size: size, Mtime: mtime, Ctime: ctime, Ino: ino}
+		if s.racy(now) {
+			s.Mtime = -1 // never matches: read every time until it settles
+		}
+		out[e.Name()] = s
+	}
+	return out, nil
+}

@@ -1,0 +1,161 @@
+package memsync
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/memdir"
+)
+
+// view is what a sync knows of one memory directory before it merges:
+// its identity and remote folder, the stats of its files and what the
+// last sync left of them.
+type view struct {
+	p      Project
+	id     string
+	record bool // the identity is to be recorded: its first sync
+	folder string
+	// exists is false for a directory not made yet (a project's first
+	// sync on a new machine).
+	exists bool
+	scan   map[string]fileStat
+	cache  *statCache
+	// done is the result of a directory decided without a merge: one
+	// with no identity, or a second clone of an identity already synced.
+	done *ProjectResult
+}
+
+// look takes the view of a project, without its lock: the stats are
+// taken before any read, so a file that changes later stats differently
+// at the next sync and is read then.
+func (s *syncer) look(p Project, folders map[string]string) (*view, error) {
+	id, record, err := identity(p)
+	if err != nil {
+		return nil, err
+	}
+	v := &view{p: p, id: id, record: record}
+	if id == "" {
+		v.done = &ProjectResult{Dir: p.Dir, Skipped: []Skipped{{File: canonical.RootFile, Reason: "records no project root: run any memdir command in the project, then sync"}}}
+		return v, nil
+	}
+	v.folder = ProjectFolder(id)
+	if other, ok := folders[v.folder]; ok {
+		// Two clones on one machine: the first found is synced; the other
+		// would race it for the same files.
+		v.done = &ProjectResult{Identity: id, Dir: p.Dir, Skipped: []Skipped{{File: p.Dir, Reason: "has the identity of " + other + ", which this sync carried; merge the two by hand (or remove one) to sync both"}}}
+		return v, nil
+	}
+	folders[v.folder] = p.Dir
+	_, err = os.Stat(p.Dir)
+	v.exists = err == nil
+	v.cache = loadCache(s.o.Home, v.folder, s.url, p.Dir)
+	if v.scan, err = scanDir(p.Dir, time.Now()); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// idle reports whether nothing moved in the directory since the last
+// sync left it at commit, which both sides still hold.
+func (v *view) idle(commit string) bool {
+	return v.done != nil || !v.record && v.cache.unchanged(v.scan, commit)
+}
+
+// idleResult is what the sync of an idle directory did: nothing, and it
+// keeps on this machine what it kept last time.
+func (v *view) idleResult() *ProjectResult {
+	if v.done != nil || !v.exists {
+		return v.done
+	}
+	return &ProjectResult{Identity: v.id, Dir: v.p.Dir, Skipped: v.cache.Skipped}
+}
+
+// project syncs one memory directory under its lock, adding what the
+// remote must get to push and the directory's new stat cache.
+func (s *syncer) project(v *view, tr *trees, cat *catFile, push map[string][]byte, caches map[string]*statCache) (*ProjectResult, error) {
+	p := v.p
+	if tr.base == tr.remote && v.idle(tr.remote) {
+		return v.idleResult(), nil
+	}
+	if !v.exists {
+		_, remoteTree, err := tr.get()
+		if err != nil {
+			return nil, err
+		}
+		if !hasFolder(remoteTree, v.folder) {
+			// Nothing here, nothing there: remembered, so that the next
+			// sync with nothing to do lists no tree for it.
+			caches[v.folder] = &statCache{URL: s.url, Dir: p.Dir, Files: map[string]fileStat{}}
+			return nil, nil
+		}
+	}
+	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("sync: %w", err)
+	}
+	lk, err := memdir.AcquireLock(s.g.ctx, p.Dir, s.o.LockTimeout, "sync")
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Release()
+	if p.Root != "" {
+		if err := canonical.ClaimRoot(p.Dir, p.Root); err != nil {
+			return nil, err
+		}
+	}
+	if v.record {
+		if err := canonical.RecordIdentity(p.Dir, v.id); err != nil {
+			return nil, err
+		}
+	}
+	baseTree, remoteTree, err := tr.get()
+	if err != nil {
+		return nil, err
+	}
+	ps := &projectSync{dir: p.Dir, folder: v.folder, base: baseTree, remote: remoteTree, cat: cat, merger: s.merger, scan: v.scan, cache: v.cache}
+	ps.res = ProjectResult{Identity: v.id, Dir: p.Dir}
+	if err := ps.readLocal(); err != nil {
+		return nil, err
+	}
+	if err := ps.mergeAll(); err != nil {
+		return nil, err
+	}
+	if err := ps.write(); err != nil {
+		return nil, err
+	}
+	for k, d := range ps.push {
+		push[k] = d
+	}
+	caches[v.folder] = ps.newCache(s.url)
+	return &ps.res, nil
+}
+
+func hasFolder(tree map[string]string, folder string) bool {
+	for p := range tree {
+		if strings.HasPrefix(p, folder+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// identity is the project's identity: recorded at its first sync, else
+// from its root. ok is false for a directory that records no root.
+func identity(p Project) (id string, record bool, err error) {
+	if id, err := canonical.RecordedIdentity(p.Dir); err != nil || id != "" {
+		return id, false, err
+	}
+	root := p.Root
+	if root == "" {
+		if root, err = canonical.RecordedRoot(p.Dir); err != nil || root == "" {
+			return "", false, err
+		}
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return canonical.PathIdentityPrefix + root, true, nil
+	}
+	id, err = canonical.Identity(root)
+	return id, true, err
+}
