@@ -102,7 +102,6 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 	}
 	d.Fault = a.crashHook()
 	res, err := d.Add(req)
-	a.reportRecovery(d)
 	if err != nil {
 		return err
 	}

@@ -90,7 +90,6 @@ func runEdit(a *app, opts editOptions, ref string) error {
 		}
 	}
 	res, err := d.Replace(file, orig, edited)
-	a.reportRecovery(d)
 	if err != nil {
 		if memdir.IsInput(err) {
 			return usagef("%v; nothing was changed and your copy is kept at %s", err, draft)

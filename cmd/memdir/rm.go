@@ -32,7 +32,6 @@ func runRm(a *app, ref string, team bool) error {
 	}
 	d.Fault = a.crashHook()
 	res, err := d.RemoveTopic(file)
-	a.reportRecovery(d)
 	if err != nil {
 		return err
 	}
