@@ -295,7 +295,10 @@ func (s *syncer) pull(there string) (base, remote string, err error) {
 	if _, err := s.g.run(nil, "fetch", "-q", "--no-tags", "--no-write-fetch-head", "--", s.url, "+refs/heads/main:refs/remotes/origin/main"); err != nil {
 		return "", "", err
 	}
-	return s.g.refs()
+	// The fetch brought there or, if another machine pushed since the
+	// ls-remote, a commit on top of it: merging against there then
+	// makes a push the remote refuses, and the round starts again.
+	return base, there, nil
 }
 
 func (s *syncer) sameRemote() bool {
@@ -345,7 +348,7 @@ func (s *syncer) commit(parent string, changes map[string][]byte) (string, error
 	const ref = "refs/memdir/pending"
 	var b bytes.Buffer
 	msg := fmt.Sprintf("memdir sync: %d files", len(changes))
-	fmt.Fprintf(&b, "reset %s\ncommit %s\ncommitter memdir <memdir@localhost> %d +0000\ndata %d\n%s\n", ref, ref, now().Unix(), len(msg), msg)
+	fmt.Fprintf(&b, "reset %s\ncommit %s\nmark :1\ncommitter memdir <memdir@localhost> %d +0000\ndata %d\n%s\n", ref, ref, now().Unix(), len(msg), msg)
 	if parent != "" {
 		fmt.Fprintf(&b, "from %s\n", parent)
 	}
@@ -364,14 +367,20 @@ func (s *syncer) commit(parent string, changes map[string][]byte) (string, error
 		b.Write(data)
 		b.WriteByte('\n')
 	}
-	if _, err := s.g.run(&b, "fast-import", "--quiet", "--force", "--date-format=raw"); err != nil {
+	// The commit's id comes back through the marks file: no rev-parse.
+	marks := filepath.Join(s.merger.tmp, "marks")
+	if _, err := s.g.run(&b, "fast-import", "--quiet", "--force", "--date-format=raw", "--export-marks="+marks); err != nil {
 		return "", err
 	}
-	out, err := s.g.run(nil, "rev-parse", "--verify", ref)
+	data, err := os.ReadFile(marks)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("git fast-import: %w", err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	mark, oid, _ := strings.Cut(strings.TrimSpace(string(data)), " ")
+	if mark != ":1" || len(oid) < 40 {
+		return "", fmt.Errorf("git fast-import: marks %q", data)
+	}
+	return oid, nil
 }
 
 // refit fits the index of each project the sync wrote, when the merge
