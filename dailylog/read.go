@@ -94,3 +94,19 @@ func relSlash(dir, path string) string {
 	}
 	return filepath.ToSlash(rel)
 }
+
+// IsLogFile reports whether rel, a slash-separated path relative to the
+// memory directory, names a file Files lists: under logs/, in no hidden
+// directory, with a date in its name or its directories.
+func IsLogFile(rel string) bool {
+	parts := strings.Split(rel, "/")
+	if len(parts) < 2 || parts[0] != "logs" {
+		return false
+	}
+	for _, p := range parts[1:] {
+		if p == "" || strings.HasPrefix(p, ".") {
+			return false
+		}
+	}
+	return dateOfFile(rel) != ""
+}

@@ -2,6 +2,7 @@ package dailylog
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -147,5 +148,52 @@ func TestReadSessionLayout(t *testing.T) {
 	// The user's line is an entry; the assistant's and the tool call are not.
 	if len(es) != 1 || es[0].Date != "2026-11-22" || es[0].Text != "remember that staging deploys need the VPN" {
 		t.Fatalf("entries = %+v", es)
+	}
+}
+
+// TestIsLogFileAgreesWithFiles checks that IsLogFile says yes to exactly
+// the files Files lists, over every file of a logs tree holding dated
+// logs, per-session logs, hidden files and directories and strays.
+func TestIsLogFileAgreesWithFiles(t *testing.T) {
+	dir := testLogDir(t)
+	for _, extra := range []string{"logs/2026/01/02/s1-notes.md", "logs/.hidden/2026-01-05.md", "logs/2026/01/.2026-01-06.md", "logs/2026/01/notes.txt", "logs/readme.md"} {
+		p := filepath.Join(dir, filepath.FromSlash(extra))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("# x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	listed, err := Files(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, p := range listed {
+		want[relSlash(dir, p)] = true
+	}
+	n := 0
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel := relSlash(dir, p)
+		n++
+		if got := IsLogFile(rel); got != want[rel] {
+			t.Errorf("IsLogFile(%q) = %v; Files lists it: %v", rel, got, want[rel])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < len(want)+4 {
+		t.Fatalf("walked %d files, want at least %d", n, len(want)+4)
+	}
+	for _, rel := range []string{"2026-01-01.md", "logs", "logs/", "../logs/2026-01-01.md", "logs//2026-01-01.md"} {
+		if IsLogFile(rel) {
+			t.Errorf("IsLogFile(%q) = true", rel)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -136,5 +137,47 @@ func BenchmarkLiveSearch(b *testing.B) {
 	b.StopTimer()
 	if l.scans != 1 {
 		b.Fatalf("%d scans, want 1", l.scans)
+	}
+}
+
+// BenchmarkLiveSearchAfterEdit is a search of a Live index of 10,000
+// topics right after one topic was edited in place, as the MCP server
+// makes one after an agent's edit: it looks at the edited file alone.
+func BenchmarkLiveSearchAfterEdit(b *testing.B) {
+	d := benchDir(b, 10000)
+	l := OpenLive(d)
+	defer l.Close()
+	q := Query{Text: "deploy staging", NoRecall: true}
+	if _, err := l.Search(context.Background(), q); err != nil {
+		b.Fatal(err)
+	}
+	ents, err := os.ReadDir(d.Path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var topic string
+	for _, e := range ents {
+		if memdir.IsTopicFile(e.Name()) {
+			topic = filepath.Join(d.Path, e.Name())
+			break
+		}
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		f, err := os.OpenFile(topic, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(f, "Edit %d: the deploy moved.\n", i)
+		f.Close()
+		b.StartTimer()
+		if _, err := l.Search(context.Background(), q); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if runtime.GOOS == "linux" && l.scans != 1 {
+		b.Fatalf("%d scans, want 1: the edits were not looked at alone", l.scans)
 	}
 }

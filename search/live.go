@@ -16,11 +16,13 @@ const RecallFlushEvery = 30 * time.Second
 // It keeps what the last search loaded and watches the memory directory
 // (inotify, on Linux): a search that follows no change answers from
 // memory, without reading the index or statting every memory file, and
-// without writing anything. Before trusting "no change" it reads every
+// without writing anything; one that follows changes to files the watcher
+// can name looks at those files alone. Before trusting "no change" it reads every
 // event the kernel queued for its watches, without waiting: a change that
 // finished before the search began (by an agent, a person or another
-// process) is among them. Any change, a watch it could not set or a lost
-// event makes the search scan as a fresh process does. Elsewhere Live
+// process) is among them. A change to a directory rather than a file, a
+// watch it could not set or a lost event makes the search scan as a
+// fresh process does. Elsewhere Live
 // searches as Index does.
 //
 // Recall counts are kept in memory and written to .memdir/search/recalls
@@ -36,6 +38,7 @@ type Live struct {
 	pending   map[string]recall // counted since the last flush
 	flushedAt time.Time         // wall clock of the last flush
 	scans     int               // searches that read the index and statted the files
+	looks     int               // searches that statted only the files the watcher named
 }
 
 // OpenLive returns a Live index of a memory directory. Close it to stop
@@ -67,8 +70,16 @@ func (l *Live) Search(ctx context.Context, q Query) ([]Hit, error) {
 		l.cur = cur
 		return cur, err
 	}
-	if l.fresh() {
+	switch fresh, paths := l.fresh(); {
+	case fresh:
 		load = func() (*current, error) { return l.cur, nil }
+	case paths != nil:
+		load = func() (*current, error) {
+			l.looks++
+			cur, err := l.ix.refreshPaths(l.cur, paths)
+			l.cur = cur
+			return cur, err
+		}
 	}
 	hits, files, err := l.ix.searchIn(ctx, q, load, l.counts)
 	if err != nil {
@@ -84,24 +95,29 @@ func (l *Live) Search(ctx context.Context, q Query) ([]Hit, error) {
 	return hits, nil
 }
 
-// fresh reports whether the index in memory still reflects every file:
-// the watcher runs and saw no change since the last scan. It starts the
-// watcher when it is not running (the next scan then starts from there).
-func (l *Live) fresh() bool {
+// fresh reports whether the index in memory still reflects every file
+// (the watcher runs and saw no change since the last scan), and when it
+// does not, the files the watcher saw touched, if it can name them all:
+// only those need a look. It starts the watcher when it is not running
+// (the next scan then starts from there).
+func (l *Live) fresh() (bool, []string) {
 	if l.w != nil {
-		changed, ok := l.w.changes()
-		if ok {
-			return !changed && l.cur != nil
+		paths, all, ok := l.w.changes()
+		switch {
+		case ok && l.cur != nil && !all:
+			return len(paths) == 0, paths
+		case ok:
+			return false, nil
 		}
 		l.w.close() // the watches no longer cover memory: watch again
 		l.w = nil
 	}
 	w, err := newWatcher(l.ix.dir.Path)
 	if err != nil {
-		return false // not watching: every search scans
+		return false, nil // not watching: every search scans
 	}
 	l.w = w
-	return false
+	return false, nil
 }
 
 // Recall counts topic files as recalled now (as Index.Recall does), in

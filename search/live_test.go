@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,18 +42,20 @@ func TestLive(t *testing.T) {
 		}
 		return out
 	}
-	step := func(what, text string, want []string, scans int) {
+	// scans counts searches that statted every file, looks those that
+	// statted only the files the watcher named.
+	step := func(what, text string, want []string, scans, looks int) {
 		t.Helper()
 		if got := find(text); !cmp.Equal(got, want) {
 			t.Fatalf("%s: search %q = %v, want %v", what, text, got, want)
 		}
-		if l.scans != scans {
-			t.Fatalf("%s: %d scans, want %d", what, l.scans, scans)
+		if l.scans != scans || l.looks != looks {
+			t.Fatalf("%s: %d scans and %d looks, want %d and %d", what, l.scans, l.looks, scans, looks)
 		}
 	}
-	step("first search", "canary", []string{"project_deploy.md"}, 1)
-	step("no change", "engineer", []string{"user_role.md"}, 1)
-	step("no change again", "canary", []string{"project_deploy.md"}, 1)
+	step("first search", "canary", []string{"project_deploy.md"}, 1, 0)
+	step("no change", "engineer", []string{"user_role.md"}, 1, 0)
+	step("no change again", "canary", []string{"project_deploy.md"}, 1, 0)
 
 	f, err := os.OpenFile(filepath.Join(d.Path, "user_role.md"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -62,29 +65,29 @@ func TestLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	step("edit in place", "zebra", []string{"user_role.md"}, 2)
-	step("after the edit", "zebra", []string{"user_role.md"}, 2)
+	step("edit in place", "zebra", []string{"user_role.md"}, 1, 1)
+	step("after the edit", "zebra", []string{"user_role.md"}, 1, 1)
 
 	writeFile(t, filepath.Join(d.Path, "reference_dash.md"), topicFile("reference", "Dashboard", "Where graphs live", "The zebra dashboard."))
-	step("new file", "dashboard", []string{"reference_dash.md"}, 3)
+	step("new file", "dashboard", []string{"reference_dash.md"}, 1, 2)
 
 	if err := os.Remove(filepath.Join(d.Path, "user_role.md")); err != nil {
 		t.Fatal(err)
 	}
-	step("removed file", "zebra", []string{"reference_dash.md"}, 4)
+	step("removed file", "zebra", []string{"reference_dash.md"}, 1, 3)
 
 	writeFile(t, filepath.Join(d.Path, "logs", "2026", "11", "2026-11-19.md"), "# 2026-11-19\n\n- 16:00 [project] VPN: the staging deploy needs the okapi VPN.\n")
-	step("new daily log in new directories", "okapi", []string{"logs/2026/11/2026-11-19.md"}, 5)
+	step("new daily log in new directories", "okapi", []string{"logs/2026/11/2026-11-19.md"}, 2, 3)
 	writeFile(t, filepath.Join(d.Path, "logs", "2026", "11", "2026-11-20.md"), "# 2026-11-20\n\n- 09:00 [project] Lemur: a lemur entry.\n")
-	step("new log in a watched log directory", "lemur", []string{"logs/2026/11/2026-11-20.md"}, 6)
+	step("new log in a watched log directory", "lemur", []string{"logs/2026/11/2026-11-20.md"}, 2, 4)
 
 	if err := os.RemoveAll(filepath.Join(d.Path, ".memdir")); err != nil {
 		t.Fatal(err)
 	}
-	step("state directory removed: memory did not change", "canary", []string{"project_deploy.md"}, 6)
+	step("state directory removed: memory did not change", "canary", []string{"project_deploy.md"}, 2, 4)
 	writeFile(t, filepath.Join(d.Path, "project_deploy.md"), topicFile("project", "Deploy", "How we deploy", "Deploys go through the tapir."))
-	step("edit after the state directory went", "tapir", []string{"project_deploy.md"}, 7)
-	step("quiet again", "tapir", []string{"project_deploy.md"}, 7)
+	step("edit after the state directory went", "tapir", []string{"project_deploy.md"}, 2, 5)
+	step("quiet again", "tapir", []string{"project_deploy.md"}, 2, 5)
 
 	// Another process edits a topic in place and exits; the very next
 	// search sees it, with no wait in between.
@@ -92,7 +95,7 @@ func TestLive(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("sh: %v: %s", err, out)
 	}
-	step("edit by another process", "rota", []string{"project_deploy.md"}, 8)
+	step("edit by another process", "rota", []string{"project_deploy.md"}, 2, 6)
 
 	// The memory directory removed and made again (a new inode, which
 	// the old watch does not see): watched again.
@@ -100,9 +103,9 @@ func TestLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(d.Path, "project_deploy.md"), topicFile("project", "Deploy", "How we deploy", "Deploys go through the gecko."))
-	step("directory made again", "gecko", []string{"project_deploy.md"}, 9)
+	step("directory made again", "gecko", []string{"project_deploy.md"}, 3, 6)
 	writeFile(t, filepath.Join(d.Path, "project_deploy.md"), topicFile("project", "Deploy", "How we deploy", "Deploys go through the heron."))
-	step("edit in the directory made again", "heron", []string{"project_deploy.md"}, 10)
+	step("edit in the directory made again", "heron", []string{"project_deploy.md"}, 3, 7)
 }
 
 // TestLiveWritesNothing checks that warm searches write nothing into the
@@ -190,5 +193,76 @@ func TestLiveConcurrent(t *testing.T) {
 	}
 	if got := Open(d).loadRecalls()["project_deploy.md"].count; got != 40 {
 		t.Fatalf("recalls after Close = %d, want 40", got)
+	}
+}
+
+// TestLiveLooksMatchRebuild checks the searches that look only at the
+// files the watcher named: after each of many random adds, in-place
+// edits, atomic rewrites, removals and log appends, the index a Live
+// holds has the same live documents and average lengths as one built
+// from the files from nothing.
+func TestLiveLooksMatchRebuild(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Live watches with inotify on Linux alone")
+	}
+	logRel := "logs/2026/11/2026-11-20.md"
+	d := newDir(t, map[string]string{
+		"project_a.md": topicFile("project", "A", "First", "Alpha words."),
+		logRel:         "# 2026-11-20\n\n- 09:00 [project] First entry\n",
+	})
+	l := OpenLive(d)
+	defer l.Close()
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(7, 11))
+	names := []string{"project_a.md"}
+	for step := range 60 {
+		switch op := rng.IntN(5); {
+		case op == 0 || len(names) == 0:
+			n := fmt.Sprintf("reference_t%d.md", step)
+			writeFile(t, filepath.Join(d.Path, n), topicFile("reference", fmt.Sprintf("T%d", step), "Added", fmt.Sprintf("Body %d with okapi words.", step)))
+			names = append(names, n)
+		case op == 1:
+			f, err := os.OpenFile(filepath.Join(d.Path, names[rng.IntN(len(names))]), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(f, "More words %d, a longer body.\n", step)
+			f.Close()
+		case op == 2:
+			n := names[rng.IntN(len(names))]
+			tmp := filepath.Join(d.Path, ".tmp-rewrite")
+			writeFile(t, tmp, topicFile("project", "Rewritten "+n, "Saved whole", fmt.Sprintf("Rewritten at step %d.", step)))
+			if err := os.Rename(tmp, filepath.Join(d.Path, n)); err != nil {
+				t.Fatal(err)
+			}
+		case op == 3:
+			i := rng.IntN(len(names))
+			if err := os.Remove(filepath.Join(d.Path, names[i])); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names[:i], names[i+1:]...)
+		default:
+			f, err := os.OpenFile(filepath.Join(d.Path, filepath.FromSlash(logRel)), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(f, "- 10:%02d [project] Entry %d\n", step%60, step)
+			f.Close()
+		}
+		if _, err := l.Search(ctx, Query{Text: "words", NoRecall: true}); err != nil {
+			t.Fatal(err)
+		}
+		want, err := Open(d).build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotDocs, gotN, gotAvg := liveDocs(newView(l.cur))
+		wantDocs, wantN, wantAvg := liveDocs(newView(want))
+		if diff := cmp.Diff(wantDocs, gotDocs); diff != "" || gotN != wantN || gotAvg != wantAvg {
+			t.Fatalf("step %d: Live's index differs from a rebuild (-rebuild +live):\n%s\nlive %d avg %v, rebuild %d avg %v", step, diff, gotN, gotAvg, wantN, wantAvg)
+		}
+	}
+	if l.looks == 0 || l.scans > 2 {
+		t.Fatalf("%d looks and %d scans: the searches did not look at named files alone", l.looks, l.scans)
 	}
 }

@@ -118,6 +118,43 @@ func (k *known) path(x int) string {
 	return s.srcPath(i)
 }
 
+// find is the number of the known source at path p, or -1.
+func (k *known) find(p string) int {
+	x := sort.Search(k.len(), func(x int) bool { return k.path(x) >= p })
+	if x < k.len() && k.path(x) == p {
+		return x
+	}
+	return -1
+}
+
+// scanPaths compares only the files at paths (sorted, each once: those a
+// watcher saw touched since the index was last brought up to date) with
+// what the index read, and reports what changed; every other file is as
+// the index has it. The directories keep the stamps of the index's last
+// listing, so a later scan that trusts stamps alone lists them again. A
+// path that is neither a topic file nor a daily log is skipped. A racy
+// stamp is no concern here: a later change would be another event.
+func scanPaths(dir string, k *known, dirs []stamp, paths []string) *scan {
+	at := time.Now().UnixNano()
+	sc := &scan{dirs: dirs}
+	root := openRoot(dir)
+	defer closeRoot(root)
+	for _, p := range paths {
+		if !memdir.IsTopicFile(p) && !dailylog.IsLogFile(p) {
+			continue
+		}
+		s := statSource(root, p, at)
+		if x := k.find(p); x >= 0 {
+			seg, n := k.at(x)
+			sc.compare(seg, n, s)
+		} else if s.kind != 0 {
+			sc.now = append(sc.now, s)
+			sc.changed = append(sc.changed, p)
+		}
+	}
+	return sc
+}
+
 // scanFiles stats every source file, listing the directories again only
 // when one of them changed since the index listed it (or there is no
 // index), and reports what changed. The wall clock is used, never the

@@ -223,8 +223,12 @@ func (ix *Index) loadIndex() (base, delta *segment) {
 	if base = ix.load(baseFile); base == nil {
 		return nil, nil
 	}
-	if delta = ix.load(deltaFile); delta != nil && delta.baseID != base.id {
-		delta = nil
+	base.post.close() // its sources and documents are all a state needs
+	if delta = ix.load(deltaFile); delta != nil {
+		delta.post.close()
+		if delta.baseID != base.id {
+			delta = nil
+		}
 	}
 	return base, delta
 }

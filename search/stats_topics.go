@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/memdir"
 )
 
@@ -39,6 +40,7 @@ type Topics struct {
 	order  []listKey                // topics in memdir.Dir.List's order
 	sorted []*memdir.Topic          // the same, as Stats and Timeline take them
 	gen    int                      // counts the refreshes
+	looks  int                      // counts those that statted only the files the watcher named
 
 	idxKey      string   // the stamps of the index files base and delta were read from
 	base, delta *segment // the search index, for its state
@@ -90,7 +92,11 @@ func (tp *Topics) Timeline(ctx context.Context, q TimelineQuery) (*Timeline, err
 
 // list brings the table up to date and returns it.
 func (tp *Topics) list() ([]*memdir.Topic, int, error) {
-	if !tp.fresh() {
+	switch fresh, paths := tp.fresh(); {
+	case fresh:
+	case paths != nil:
+		tp.refreshPaths(paths)
+	default:
 		if err := tp.refresh(); err != nil {
 			return nil, 0, err
 		}
@@ -98,26 +104,60 @@ func (tp *Topics) list() ([]*memdir.Topic, int, error) {
 	return tp.sorted, len(tp.bad), nil
 }
 
-// fresh reports whether the table still reflects every file: the watcher
-// runs and saw no change since the last refresh. It starts the watcher
-// when it is not running, before the refresh that follows reads a file,
-// so a change made meanwhile shows next time.
-func (tp *Topics) fresh() bool {
+// fresh reports whether the table still reflects every file (the watcher
+// runs and saw no change since the last refresh), and when it does not,
+// the files the watcher saw touched, if it can name them all. It starts
+// the watcher when it is not running, before the refresh that follows
+// reads a file, so a change made meanwhile shows next time.
+func (tp *Topics) fresh() (bool, []string) {
 	if tp.w != nil {
-		changed, ok := tp.w.changes()
-		if ok {
-			return !changed && tp.loaded
+		paths, all, ok := tp.w.changes()
+		switch {
+		case ok && tp.loaded && !all:
+			return len(paths) == 0, paths
+		case ok:
+			return false, nil
 		}
 		tp.w.close()
 		tp.w = nil
 	}
 	if tp.closed {
-		return false
+		return false, nil
 	}
 	if w, err := newWatcher(tp.ix.dir.Path); err == nil {
 		tp.w = w
 	}
-	return false
+	return false, nil
+}
+
+// refreshPaths stats the files at paths alone (those the watcher named)
+// and reads again the topic files among them that are still there.
+func (tp *Topics) refreshPaths(paths []string) {
+	tp.looks++
+	at := time.Now().UnixNano()
+	root := openRoot(tp.ix.dir.Path)
+	var again []source
+	gone := map[string]bool{}
+	for _, p := range paths {
+		if !memdir.IsTopicFile(p) && !dailylog.IsLogFile(p) {
+			continue
+		}
+		s := statSource(root, p, at)
+		if s.kind == 0 {
+			delete(tp.srcs, p)
+			delete(tp.bad, p)
+			if _, ok := tp.topics[p]; ok {
+				gone[p] = true
+			}
+			continue
+		}
+		tp.srcs[p] = s
+		if s.kind == srcTopic {
+			again = append(again, s)
+		}
+	}
+	closeRoot(root)
+	tp.reread(again, gone)
 }
 
 // refresh stats every source file and reads again the topic files that
@@ -130,6 +170,9 @@ func (tp *Topics) refresh() error {
 		return fmt.Errorf("read %s: %w", dir, err)
 	}
 	_ = f.Close()
+	if !tp.loaded {
+		tp.srcs = nil // read every topic again: the table is started anew
+	}
 	at := time.Now().UnixNano()
 	names, _ := listSources(dir, at)
 	sort.Strings(names)
@@ -158,8 +201,16 @@ func (tp *Topics) refresh() error {
 			delete(tp.bad, f)
 		}
 	}
+	tp.srcs = srcs
+	tp.reread(again, gone)
+	return nil
+}
+
+// reread reads the topic files again (new, or changed), takes out of the
+// table those gone (removed, or read again) and keeps the order.
+func (tp *Topics) reread(again []source, gone map[string]bool) {
 	var added []*memdir.Topic
-	for i, data := range readFiles(dir, again) {
+	for i, data := range readFiles(tp.ix.dir.Path, again) {
 		f := again[i].path
 		if _, ok := tp.topics[f]; ok {
 			gone[f] = true
@@ -179,10 +230,9 @@ func (tp *Topics) refresh() error {
 	for _, t := range added {
 		tp.topics[t.File] = t
 	}
-	tp.srcs, tp.loaded = srcs, true
+	tp.loaded = true
 	tp.gen++
 	tp.reorder(gone, added)
-	return nil
 }
 
 // sameStamp reports whether two stamps of a file are the same (as the

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -86,7 +87,7 @@ func TestTopicsMatchIndex(t *testing.T) {
 	q := TimelineQuery{From: testNow.AddDate(0, -1, 0), To: testNow.Add(time.Hour), IncludePrivate: true}
 	for _, st := range steps {
 		st.change()
-		gen := tp.gen
+		gen, looks := tp.gen, tp.looks
 		gotStats, err := tp.Stats(ctx, StatsOptions{})
 		if err != nil {
 			t.Fatalf("%s: Topics.Stats: %v", st.name, err)
@@ -114,6 +115,11 @@ func TestTopicsMatchIndex(t *testing.T) {
 		}
 		if runtime.GOOS == "linux" && st.name == "no change" && tp.gen != gen {
 			t.Errorf("%s: the table was refreshed (%d -> %d) though nothing changed", st.name, gen, tp.gen)
+		}
+		// A change to files alone is looked at file by file, not by
+		// statting every file.
+		if runtime.GOOS == "linux" && strings.HasPrefix(st.name, "topic ") && tp.looks != looks+1 {
+			t.Errorf("%s: %d looks at named files, want %d", st.name, tp.looks, looks+1)
 		}
 	}
 }

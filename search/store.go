@@ -77,6 +77,24 @@ func (ix *Index) bringUp(hold bool) (*current, error) {
 	return cur, err
 }
 
+// refreshPaths brings cur, an index held in memory, up to date with the
+// files at paths (see scanPaths) alone, as refresh does for every file:
+// what changed is read again and saved for the next process.
+func (ix *Index) refreshPaths(cur *current, paths []string) (*current, error) {
+	sc := scanPaths(ix.dir.Path, knownOf(cur.base, cur.delta), dirsOf(cur.base, cur.delta), paths)
+	if sc.fresh() {
+		return cur, nil
+	}
+	base, delta, err := ix.update(cur.base, cur.delta, sc)
+	next := &current{base: base, delta: delta, scan: sc}
+	if err == nil && !next.hold() {
+		next.close()
+		next = &current{rebuilt: true}
+		next.base, err = ix.rebuild(nil)
+	}
+	return next, err
+}
+
 // rebuild builds a base from every file: those sc found (a scan made
 // without an index, so every file is in sc.changed), else a new scan's.
 func (ix *Index) rebuild(sc *scan) (*segment, error) {

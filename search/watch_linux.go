@@ -6,10 +6,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/memdir"
 )
 
@@ -90,31 +92,41 @@ func (w *watcher) addTree(rel string) error {
 	return nil
 }
 
-// changes reads every event queued so far and reports whether one
-// touched memory. ok is false when the watches no longer cover it (a
-// queue overflow, a watched directory moved or removed, a new log
-// directory that could not be watched): the watcher must be made again.
-func (w *watcher) changes() (changed, ok bool) {
+// changes reads every event queued so far and returns what they touched:
+// the source files (topic files and daily logs, relative to the memory
+// directory, slash-separated, sorted, each once) written, created, moved
+// or removed, or all when a change touched more than files a search can
+// stat one by one (a log directory created, moved or removed). ok is
+// false when the watches no longer cover memory (a queue overflow, the
+// memory directory moved or removed, a new log directory that could not
+// be watched): the watcher must be made again.
+func (w *watcher) changes() (paths []string, all, ok bool) {
+	seen := map[string]bool{}
 	for {
 		n, err := unix.Read(w.fd, w.buf)
 		switch {
 		case err == unix.EINTR:
 			continue
 		case err == unix.EAGAIN:
-			return changed, true
+			for p := range seen {
+				paths = append(paths, p)
+			}
+			sort.Strings(paths)
+			return paths, all, true
 		case err != nil || n <= 0:
-			return true, false
+			return nil, true, false
 		}
-		c, err := w.events(w.buf[:n])
+		a, err := w.events(w.buf[:n], seen)
 		if err != nil {
-			return true, false
+			return nil, true, false
 		}
-		changed = changed || c
+		all = all || a
 	}
 }
 
-// events reads a buffer of inotify events.
-func (w *watcher) events(b []byte) (changed bool, err error) {
+// events reads a buffer of inotify events, adding the source files they
+// touched to seen; all when one touched more.
+func (w *watcher) events(b []byte, seen map[string]bool) (all bool, err error) {
 	for len(b) >= unix.SizeofInotifyEvent {
 		wd := int32(binary.NativeEndian.Uint32(b[0:]))
 		mask := binary.NativeEndian.Uint32(b[4:])
@@ -124,43 +136,58 @@ func (w *watcher) events(b []byte) (changed bool, err error) {
 		}
 		name := strings.TrimRight(string(b[unix.SizeofInotifyEvent:unix.SizeofInotifyEvent+n]), "\x00")
 		b = b[unix.SizeofInotifyEvent+n:]
-		c, err := w.event(wd, mask, name)
+		p, a, err := w.event(wd, mask, name)
 		if err != nil {
 			return true, err
 		}
-		changed = changed || c
+		if p != "" {
+			seen[p] = true
+		}
+		all = all || a
 	}
-	return changed, nil
+	return all, nil
 }
 
-// event takes one event: whether it touched memory, or errUnwatched.
-func (w *watcher) event(wd int32, mask uint32, name string) (bool, error) {
+// event takes one event: the source file it touched, or all when it
+// touched more (or errUnwatched).
+func (w *watcher) event(wd int32, mask uint32, name string) (file string, all bool, err error) {
 	if mask&unix.IN_Q_OVERFLOW != 0 {
-		return true, errUnwatched
+		return "", true, errUnwatched
 	}
 	rel, known := w.wds[wd]
 	switch {
 	case !known:
-		return false, nil // a watch removed earlier
+		return "", false, nil // a watch removed earlier
 	case mask&unix.IN_IGNORED != 0:
 		delete(w.wds, wd)
 		if rel == "." {
-			return true, errUnwatched
+			return "", true, errUnwatched
 		}
-		return true, nil
+		return "", true, nil
 	case mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0:
 		if rel == "." {
-			return true, errUnwatched
+			return "", true, errUnwatched
 		}
-		return true, nil // a log directory: its files are gone from it
+		return "", true, nil // a log directory: its files are gone from it
 	case rel == ".":
-		if name == memdir.LogsDir && mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 {
-			return true, w.addTree(memdir.LogsDir)
+		switch {
+		case name == memdir.LogsDir && mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0:
+			return "", true, w.addTree(memdir.LogsDir)
+		case name == memdir.LogsDir:
+			return "", true, nil
+		case memdir.IsTopicFile(name):
+			return name, false, nil
 		}
-		return name == memdir.LogsDir || memdir.IsTopicFile(name), nil
+		return "", false, nil
 	}
-	if mask&unix.IN_ISDIR != 0 && mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 && !strings.HasPrefix(name, ".") {
-		return true, w.addTree(path.Join(rel, name))
+	if mask&unix.IN_ISDIR != 0 {
+		if mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 && !strings.HasPrefix(name, ".") {
+			return "", true, w.addTree(path.Join(rel, name))
+		}
+		return "", true, nil
 	}
-	return true, nil
+	if p := path.Join(rel, name); dailylog.IsLogFile(p) {
+		return p, false, nil
+	}
+	return "", false, nil
 }

@@ -11,4 +11,4 @@ func newWatcher(string) (*watcher, error) { return nil, errors.ErrUnsupported }
 
 func (*watcher) close() {}
 
-func (*watcher) changes() (changed, ok bool) { return true, false }
+func (*watcher) changes() (paths []string, all, ok bool) { return nil, true, false }
