@@ -209,12 +209,22 @@ func (b *builder) encode() []byte {
 		e.str(r)
 	}
 	post := b.encodeTables(e)
+	var meta enc
+	for i := range b.docs {
+		m := &b.docs[i].meta
+		meta.str(m.desc)
+		meta.str(m.created)
+		meta.str(m.modified)
+		meta.byte1(flag(m.unparsed))
+	}
 	copy(e.b, magic)
 	binary.LittleEndian.PutUint32(e.b[hdrVersion:], formatVersion)
 	binary.LittleEndian.PutUint32(e.b[hdrBodyCRC:], crc32.Checksum(e.b[headerLen:], castagnoli()))
 	binary.LittleEndian.PutUint64(e.b[hdrPostLen:], uint64(len(post)))
 	binary.LittleEndian.PutUint32(e.b[hdrPostCRC:], crc32.Checksum(post, castagnoli()))
-	return append(e.b, post...)
+	binary.LittleEndian.PutUint32(e.b[hdrMetaLen:], uint32(len(meta.b)))
+	binary.LittleEndian.PutUint32(e.b[hdrMetaCRC:], crc32.Checksum(meta.b, castagnoli()))
+	return append(append(e.b, meta.b...), post...)
 }
 
 // encodeTables writes the dictionary (sorted terms, each with its number

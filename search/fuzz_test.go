@@ -81,21 +81,25 @@ func FuzzDecodeSegment(f *testing.F) {
 	b := newBuilder(1, 0)
 	b.addFile(source{path: "project_x.md", kind: srcTopic}, []byte(topicFile("project", "X", "Y", "Body of x with api-latency.")))
 	seed := func(data []byte) {
-		f.Add(data[headerLen:], uint32(binary.LittleEndian.Uint64(data[hdrPostLen:])))
+		f.Add(data[headerLen:], uint32(binary.LittleEndian.Uint64(data[hdrPostLen:])), binary.LittleEndian.Uint32(data[hdrMetaLen:]))
 	}
 	seed(b.encode())
 	b.addFile(source{path: "reference_y.md", kind: srcTopic}, []byte(topicFile("reference", "Y", "Z", "Tagged.", "tags: [a, b]", "expires: 2027-01-01")))
 	b.addFile(source{path: "logs/2026/11/2026-11-20.md", kind: srcLog}, []byte("# 2026-11-20\n\n- 09:00 [project] One\n- 10:00 [user] Two\n"))
 	seed(b.encode())
-	f.Add([]byte{}, uint32(0))
-	f.Fuzz(func(t *testing.T, body []byte, npost uint32) {
-		n := min(int(npost), len(body))
+	f.Add([]byte{}, uint32(0), uint32(0))
+	f.Fuzz(func(t *testing.T, body []byte, npost, nmeta uint32) {
+		np := min(int(npost), len(body))
+		nm := min(int(nmeta), len(body)-np)
+		split := len(body) - np - nm
 		data := make([]byte, headerLen, headerLen+len(body))
 		copy(data, magic)
 		binary.LittleEndian.PutUint32(data[hdrVersion:], formatVersion)
-		binary.LittleEndian.PutUint32(data[hdrBodyCRC:], crc32.Checksum(body[:len(body)-n], castagnoli()))
-		binary.LittleEndian.PutUint64(data[hdrPostLen:], uint64(n))
-		binary.LittleEndian.PutUint32(data[hdrPostCRC:], crc32.Checksum(body[len(body)-n:], castagnoli()))
+		binary.LittleEndian.PutUint32(data[hdrBodyCRC:], crc32.Checksum(body[:split], castagnoli()))
+		binary.LittleEndian.PutUint64(data[hdrPostLen:], uint64(np))
+		binary.LittleEndian.PutUint32(data[hdrPostCRC:], crc32.Checksum(body[split+nm:], castagnoli()))
+		binary.LittleEndian.PutUint32(data[hdrMetaLen:], uint32(nm))
+		binary.LittleEndian.PutUint32(data[hdrMetaCRC:], crc32.Checksum(body[split:split+nm], castagnoli()))
 		data = append(data, body...)
 		s, err := decodeSegment(data)
 		if err != nil {
@@ -110,6 +114,9 @@ func FuzzDecodeSegment(f *testing.F) {
 		}
 		for i := 0; i < s.surfaces.n; i++ {
 			s.surfaces.record(i)
+		}
+		if m, err := s.metas(); err == nil && len(m) != s.ndoc() {
+			t.Fatalf("metas: %d for %d documents", len(m), s.ndoc())
 		}
 		expand(s, "a")
 		// Every accessor of every record, and a view and a scan list

@@ -4,6 +4,7 @@ package search
 // builder, postings and all, without reading or tokenizing anything
 // again. Documents keep their order, after those already in the builder.
 func (b *builder) absorb(s *segment, dead map[string]bool) {
+	metas, _ := s.metas() // read and checked by the caller (update)
 	srcMap := make([]int64, s.nsrc())
 	for i := range srcMap {
 		srcMap[i] = -1
@@ -16,6 +17,9 @@ func (b *builder) absorb(s *segment, dead map[string]bool) {
 		docMap[i] = -1
 		if d := s.doc(i); srcMap[d.src] >= 0 {
 			d.src = uint32(srcMap[d.src])
+			if i < len(metas) {
+				d.meta = metas[i]
+			}
 			docMap[i] = int64(len(b.docs))
 			b.docs = append(b.docs, d)
 		}

@@ -20,20 +20,20 @@ type postings struct {
 // term returns the postings of dictionary record i, and its term. Each
 // posting takes at least two bytes of main (a document delta and a field
 // mask), so a count past that is damage; so is a list that does not match
-// its checksum, which marks the segment damaged (postRegion.damaged) and
+// its checksum, which marks the segment damaged (tail.damaged) and
 // reads as no postings.
 func (s *segment) term(i int) (string, postings) {
 	key, val := s.dict.record(i)
 	d := &dec{b: val}
 	n, off, nmain, npos, sum := d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint()
-	size := uint64(s.post.n)
+	size := uint64(s.tail.post.n)
 	if d.bad || off > size || nmain > size-off || npos > size-off-nmain || n > nmain/2 {
-		s.post.damaged.Store(true)
+		s.tail.damaged.Store(true)
 		return key, postings{}
 	}
-	b := s.post.bytes(int64(off), int64(nmain+npos))
+	b := s.tail.postBytes(int64(off), int64(nmain+npos))
 	if b == nil || uint64(crc32.Checksum(b, castagnoli())) != sum {
-		s.post.damaged.Store(true)
+		s.tail.damaged.Store(true)
 		return key, postings{}
 	}
 	return key, postings{n: int(n), main: b[:nmain], pos: b[nmain:]}

@@ -27,6 +27,7 @@ func (b *builder) addFile(s source, data []byte) {
 	t, err := memdir.ParseTopic(path.Base(s.path), data)
 	if err != nil {
 		d.name = strings.TrimSuffix(path.Base(s.path), ".md")
+		d.meta.unparsed = true
 		d.private = memdir.SaysPrivate(data)
 		d.modified = s.mtime / int64(time.Second)
 		fields[fieldName], fields[fieldBody] = d.name, string(data)
@@ -34,6 +35,7 @@ func (b *builder) addFile(s source, data []byte) {
 		return
 	}
 	d.typ, d.private, d.name, d.expires, d.tags = t.Type, t.Private, t.Name, t.Expires, t.Tags
+	d.meta = topicMeta{desc: t.Description, created: stampText(t.Created), modified: stampText(t.Modified)}
 	switch {
 	case !t.Modified.IsZero():
 		d.modified = t.Modified.Unix()
@@ -44,6 +46,20 @@ func (b *builder) addFile(s source, data []byte) {
 	}
 	fields = [numFields]string{t.Name, t.Description, strings.Join(t.Tags, " "), t.Body}
 	b.addDoc(d, &fields)
+}
+
+// stampText is a frontmatter stamp as kept in the meta region: RFC 3339
+// with its own offset, "" for none. stampTime reads it back.
+func stampText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.RFC3339Nano)
+}
+
+func stampTime(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
 }
 
 // addLog indexes every entry of a daily log.

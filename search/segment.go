@@ -13,21 +13,24 @@ import (
 )
 
 // The index file: a header (magic, format version, CRC-32C of the body,
-// the postings region's length and CRC-32C, 4 bytes of padding), the
-// body, then the postings region, which a one-shot search reads term by
-// term (see postRegion). formatVersion changes whenever the format or the
-// tokenizer changes, so an index written by another memdir is rebuilt,
-// never misread (2: a topic whose broken frontmatter says private is
-// private; 3: fixed-size source and document records read in place; 4:
-// postings in a region of their own).
+// the postings region's length and CRC-32C, the meta region's length and
+// CRC-32C, 4 bytes of padding), the body, the meta region (topicMeta of
+// every document, in order) and the postings region, which a one-shot
+// search reads term by term (see tail). formatVersion changes whenever
+// the format or the tokenizer changes, so an index written by another
+// memdir is rebuilt, never misread (2: a topic whose broken frontmatter
+// says private is private; 3: fixed-size source and document records read
+// in place; 4: postings in a region of their own; 5: the meta region).
 const (
 	magic         = "MDSEARCH"
-	formatVersion = 4
-	headerLen     = len(magic) + 24
+	formatVersion = 5
+	headerLen     = len(magic) + 32
 	hdrVersion    = len(magic)
 	hdrBodyCRC    = len(magic) + 4
 	hdrPostLen    = len(magic) + 8
 	hdrPostCRC    = len(magic) + 16
+	hdrMetaLen    = len(magic) + 20
+	hdrMetaCRC    = len(magic) + 24
 )
 
 // Fields of a document, in weight order.
@@ -80,6 +83,18 @@ type doc struct {
 	// Log entries: the entry's dailylog hash and its day.
 	hash string
 	day  string
+	// meta is kept in the file's meta region, read by Topics and merges
+	// alone.
+	meta topicMeta
+}
+
+// topicMeta is what Topics shows of a topic and ranking never needs: its
+// description, its created and modified stamps as written (RFC 3339, ""
+// when absent) and whether its frontmatter did not parse. A log entry's
+// is empty.
+type topicMeta struct {
+	desc, created, modified string
+	unparsed                bool
 }
 
 // stamp is a directory's modification time when it was listed.
@@ -106,7 +121,7 @@ type segment struct {
 	removed    []string
 	dict       table // term -> where its postings lie in post
 	surfaces   table // folded word -> term number in dict
-	post       *postRegion
+	tail       *tail
 	size       int // of the whole file
 }
 
@@ -242,6 +257,24 @@ func (s *segment) doc(i int) doc {
 	return x
 }
 
+// metas is every document's topicMeta, in order, from the meta region
+// (read whole and checked the first time); errCorrupt when it does not
+// check or decode.
+func (s *segment) metas() ([]topicMeta, error) {
+	if err := s.tail.load(&s.tail.meta); err != nil {
+		return nil, err
+	}
+	d := &dec{b: s.tail.meta.data}
+	out := make([]topicMeta, s.ndoc())
+	for i := range out {
+		out[i] = topicMeta{desc: d.str(), created: d.str(), modified: d.str(), unparsed: d.byte1() == 1}
+	}
+	if d.bad || d.off != len(d.b) {
+		return nil, errCorrupt
+	}
+	return out, nil
+}
+
 // table is a sorted list of records keyed by strings, read in place:
 // n little-endian uint32 offsets, then the records, each its key (a
 // uvarint length and the bytes) and a value.
@@ -293,7 +326,7 @@ func (t table) find(k string) int {
 	return -1
 }
 
-// decodeSegment reads a whole index file, both checksums included.
+// decodeSegment reads a whole index file, every checksum included.
 // Anything wrong with it (another format, a bad checksum, a truncated or
 // garbage body, a record pointing outside its blob) is errCorrupt: what
 // it accepts, the accessors read without a bounds failure.
@@ -301,24 +334,28 @@ func decodeSegment(data []byte) (*segment, error) {
 	if len(data) < headerLen {
 		return nil, errCorrupt
 	}
-	n := binary.LittleEndian.Uint64(data[hdrPostLen:])
-	if n > uint64(len(data)-headerLen) {
+	np := binary.LittleEndian.Uint64(data[hdrPostLen:])
+	nm := uint64(binary.LittleEndian.Uint32(data[hdrMetaLen:]))
+	if np > uint64(len(data)-headerLen) || nm > uint64(len(data)-headerLen)-np {
 		return nil, errCorrupt
 	}
-	split := len(data) - int(n)
-	post := data[split:]
-	if crc32.Checksum(post, castagnoli()) != binary.LittleEndian.Uint32(data[hdrPostCRC:]) {
+	split := len(data) - int(np) - int(nm)
+	t := &tail{meta: region{off: int64(split), n: int64(nm), data: data[split : split+int(nm)]},
+		post: region{off: int64(split) + int64(nm), n: int64(np), data: data[split+int(nm):]}}
+	if crc32.Checksum(t.meta.data, castagnoli()) != binary.LittleEndian.Uint32(data[hdrMetaCRC:]) ||
+		crc32.Checksum(t.post.data, castagnoli()) != binary.LittleEndian.Uint32(data[hdrPostCRC:]) {
 		return nil, errCorrupt
 	}
-	return decodeHead(data[:split], &postRegion{data: post, n: int64(n)})
+	return decodeHead(data[:split], t)
 }
 
 // decodeHead reads an index file's header and body (all of it but the
-// postings region, which post reaches).
-func decodeHead(data []byte, post *postRegion) (*segment, error) {
+// tail, which t reaches).
+func decodeHead(data []byte, t *tail) (*segment, error) {
 	if len(data) < headerLen || string(data[:len(magic)]) != magic ||
 		binary.LittleEndian.Uint32(data[hdrVersion:]) != formatVersion ||
-		binary.LittleEndian.Uint64(data[hdrPostLen:]) != uint64(post.n) {
+		binary.LittleEndian.Uint64(data[hdrPostLen:]) != uint64(t.post.n) ||
+		int64(binary.LittleEndian.Uint32(data[hdrMetaLen:])) != t.meta.n {
 		return nil, errCorrupt
 	}
 	body := data[headerLen:]
@@ -326,7 +363,7 @@ func decodeHead(data []byte, post *postRegion) (*segment, error) {
 		return nil, errCorrupt
 	}
 	d := &dec{b: body}
-	s := &segment{id: d.u64(), baseID: d.u64(), size: len(data) + int(post.n), post: post}
+	s := &segment{id: d.u64(), baseID: d.u64(), size: len(data) + int(t.meta.n+t.post.n), tail: t}
 	s.dirs = make([]stamp, d.count(3))
 	for i := range s.dirs {
 		s.dirs[i] = stamp{path: d.str(), mtime: d.varint(), racy: d.byte1() == 1}

@@ -150,7 +150,7 @@ func TestSourceRangesDoNotOverlap(t *testing.T) {
 		t.Fatalf("record layout: count %d at %d, want 1", got, at)
 	}
 	binary.LittleEndian.PutUint32(data[at:], 2)
-	binary.LittleEndian.PutUint32(data[hdrBodyCRC:], crc32.Checksum(data[headerLen:len(data)-int(s.post.n)], castagnoli()))
+	binary.LittleEndian.PutUint32(data[hdrBodyCRC:], crc32.Checksum(data[headerLen:len(data)-int(s.tail.meta.n+s.tail.post.n)], castagnoli()))
 	if _, err := decodeSegment(data); err == nil {
 		t.Error("an index whose first source claims both documents decoded; want it refused")
 	}

@@ -223,9 +223,9 @@ func (ix *Index) loadIndex() (base, delta *segment) {
 	if base = ix.load(baseFile); base == nil {
 		return nil, nil
 	}
-	base.post.close() // its sources and documents are all a state needs
+	base.tail.close() // its sources and documents are all a state needs
 	if delta = ix.load(deltaFile); delta != nil {
-		delta.post.close()
+		delta.tail.close()
 		if delta.baseID != base.id {
 			delta = nil
 		}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,6 +32,8 @@ func TestTopicsMatchIndex(t *testing.T) {
 		"project_freeze.md":  topicFile("project", "Freeze", "Merge freeze", "Until Friday.", "expires: 2026-11-10"),
 		"project_broken.md":  "---\nname: [unclosed\n---\nbody\n",
 		"project_deploy2.md": topicFile("project", "deploy", "Same name, other case", "Twice."),
+		"user_tz.md": "---\nname: Zones\ndescription: Stamps with offsets\ntype: user\n" +
+			"created: 2026-11-20T10:04:05+01:00\nmodified: 2026-11-21T08:00:00.123456789-05:00\n---\n\nLocal times.\n",
 	})
 	ctx := context.Background()
 	tp := OpenTopics(d)
@@ -99,6 +102,7 @@ func TestTopicsMatchIndex(t *testing.T) {
 		if diff := cmp.Diff(wantStats, gotStats); diff != "" {
 			t.Errorf("%s: Topics.Stats differs from Index.Stats (-want +got):\n%s", st.name, diff)
 		}
+		sameJSON(t, st.name+": Stats", wantStats, gotStats)
 		for _, private := range []bool{false, true} {
 			q.IncludePrivate = private
 			got, err := tp.Timeline(ctx, q)
@@ -112,6 +116,10 @@ func TestTopicsMatchIndex(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("%s: Topics.Timeline(private %v) differs from Index.Timeline (-want +got):\n%s", st.name, private, diff)
 			}
+			sameJSON(t, st.name+": Timeline", want, got)
+		}
+		if st.name == "first call" && tp.indexed != 1 {
+			t.Errorf("first call: %d loads from the search index, want 1", tp.indexed)
 		}
 		if runtime.GOOS == "linux" && st.name == "no change" && tp.gen != gen {
 			t.Errorf("%s: the table was refreshed (%d -> %d) though nothing changed", st.name, gen, tp.gen)
@@ -198,5 +206,23 @@ func TestTopicsLoadAndClose(t *testing.T) {
 	}
 	if tp.w != nil {
 		t.Errorf("a closed Topics watches again")
+	}
+}
+
+// sameJSON fails when want and got do not marshal to the same JSON (what
+// memdir stats --json and the viewer show: time offsets included, which
+// cmp's time.Time comparison ignores).
+func sameJSON(t *testing.T, what string, want, got any) {
+	t.Helper()
+	w, err := json.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(w) != string(g) {
+		t.Errorf("%s: JSON differs:\nwant %s\ngot  %s", what, w, g)
 	}
 }

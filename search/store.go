@@ -47,7 +47,7 @@ type current struct {
 func (ix *Index) refresh() (*current, error) { return ix.bringUp(true) }
 
 // refreshOnce is refresh for one search: the postings stay in the index
-// file, read term by term (postRegion), and the caller closes cur.
+// file, read term by term (tail), and the caller closes cur.
 func (ix *Index) refreshOnce() (*current, error) { return ix.bringUp(false) }
 
 func (ix *Index) bringUp(hold bool) (*current, error) {
@@ -55,7 +55,7 @@ func (ix *Index) bringUp(hold bool) (*current, error) {
 	var delta *segment
 	if base != nil {
 		if delta = ix.load(deltaFile); delta != nil && delta.baseID != base.id {
-			delta.post.close()
+			delta.tail.close()
 			delta = nil // written for an older base: the scan redoes it
 		}
 	}
@@ -106,21 +106,22 @@ func (ix *Index) rebuild(sc *scan) (*segment, error) {
 	return ix.save(b, 0)
 }
 
-// hold reads the postings of cur's segments into memory; false when one
-// does not match its checksum.
+// hold reads the tails of cur's segments into memory and lets their
+// files go; false when one does not match its checksum.
 func (cur *current) hold() bool {
+	ok := true
 	for _, s := range []*segment{cur.base, cur.delta} {
-		if s != nil && s.post.load() != nil {
-			return false
+		if s != nil && s.tail.hold() != nil {
+			ok = false
 		}
 	}
-	return true
+	return ok
 }
 
 // damaged reports whether a postings list read from cur's segments did
 // not match its checksum.
 func (cur *current) damaged() bool {
-	return cur != nil && (cur.base != nil && cur.base.post.damaged.Load() || cur.delta != nil && cur.delta.post.damaged.Load())
+	return cur != nil && (cur.base != nil && cur.base.tail.damaged.Load() || cur.delta != nil && cur.delta.tail.damaged.Load())
 }
 
 // close lets go of the index files cur's segments keep open.
@@ -130,7 +131,7 @@ func (cur *current) close() {
 	}
 	for _, s := range []*segment{cur.base, cur.delta} {
 		if s != nil {
-			s.post.close()
+			s.tail.close()
 		}
 	}
 }
@@ -157,10 +158,11 @@ func (ix *Index) update(base, delta *segment, sc *scan) (*segment, *segment, err
 	if delta != nil {
 		size += delta.nsrc()
 	}
-	// A merge copies postings: they are read whole and checked first, and
-	// what does not match its checksum is built again from the files.
-	if delta != nil && delta.post.load() != nil || size > compactAt(base.nsrc()) && base.post.load() != nil {
-		base.post.close()
+	// A merge copies postings and metadata: they are read whole and
+	// checked first, and what does not match its checksum is built again
+	// from the files.
+	if delta != nil && delta.tail.hold() != nil || size > compactAt(base.nsrc()) && base.tail.hold() != nil {
+		base.tail.close()
 		nb, err := ix.rebuild(nil)
 		return nb, nil, err
 	}
@@ -271,7 +273,7 @@ func onDiskID(p string) uint64 {
 // directory is (no symlink out, a regular file, at most
 // untrusted.MaxMemory bytes: some 1.5 million topics), into memory of its
 // own: strings decoded from it point into those bytes, which nothing
-// writes to again. The file stays open for its postings (postRegion).
+// writes to again. The file stays open for its tail (meta and postings).
 func (ix *Index) load(name string) *segment {
 	f, err := atomicfile.OpenInside(ix.dir.Path, StateDir+"/"+name)
 	if err != nil {
@@ -296,16 +298,19 @@ func readSegment(f *os.File) *segment {
 	if _, err := f.ReadAt(hdr, 0); err != nil {
 		return nil
 	}
-	n := int64(binary.LittleEndian.Uint64(hdr[hdrPostLen:]))
-	if n < 0 || n > size-int64(headerLen) {
+	np := int64(binary.LittleEndian.Uint64(hdr[hdrPostLen:]))
+	nm := int64(binary.LittleEndian.Uint32(hdr[hdrMetaLen:]))
+	if np < 0 || np > size-int64(headerLen) || nm > size-int64(headerLen)-np {
 		return nil
 	}
-	head := make([]byte, size-n)
+	split := size - np - nm
+	head := make([]byte, split)
 	if _, err := f.ReadAt(head, 0); err != nil {
 		return nil
 	}
-	post := &postRegion{f: f, off: size - n, n: n, crc: binary.LittleEndian.Uint32(hdr[hdrPostCRC:])}
-	s, err := decodeHead(head, post)
+	t := &tail{f: f, meta: region{off: split, n: nm, crc: binary.LittleEndian.Uint32(hdr[hdrMetaCRC:])},
+		post: region{off: split + nm, n: np, crc: binary.LittleEndian.Uint32(hdr[hdrPostCRC:])}}
+	s, err := decodeHead(head, t)
 	if err != nil {
 		return nil
 	}
