@@ -292,7 +292,7 @@ func (s *syncer) pull(there string) (base, remote string, err error) {
 		_, err := s.g.run(nil, "update-ref", "-d", "refs/remotes/origin/main")
 		return base, "", err
 	}
-	if _, err := s.g.run(nil, "fetch", "-q", "--no-tags", "--no-write-fetch-head", "--", s.url, "+refs/heads/main:refs/remotes/origin/main"); err != nil {
+	if _, err := s.g.run(nil, "fetch", "-q", "--no-tags", "--no-write-fetch-head", "--no-auto-maintenance", "--", s.url, "+refs/heads/main:refs/remotes/origin/main"); err != nil {
 		return "", "", err
 	}
 	// The fetch brought there or, if another machine pushed since the

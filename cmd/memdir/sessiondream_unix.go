@@ -31,7 +31,8 @@ func (a *app) dreamIfOverdue(ws *workspace) string {
 }
 
 // startDetached starts memdir with args as a process of its own session,
-// its standard streams on /dev/null, and does not wait for it: the
+// at a low priority, its standard streams on /dev/null, and does not wait
+// for it: the
 // caller (a session-start hook) returns at once and the process outlives
 // it. It is the one way memdir starts background work of its own.
 func startDetached(args ...string) error {
@@ -52,5 +53,10 @@ func startDetached(args ...string) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
+	// Background work yields the CPU to the session it serves.
+	_ = syscall.Setpriority(syscall.PRIO_PROCESS, cmd.Process.Pid, backgroundNice)
 	return cmd.Process.Release()
 }
+
+// backgroundNice is the niceness of the processes startDetached starts.
+const backgroundNice = 10
