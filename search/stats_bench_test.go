@@ -48,8 +48,9 @@ func BenchmarkTimeline(b *testing.B) {
 
 // BenchmarkTopics measures a long-running process's Stats and month of
 // Timeline through Topics at 10,000 topics: after no change (the watcher
-// says so; nothing is read) and after one topic was rewritten (every file
-// statted, that one read again).
+// says so; nothing is read), after one topic was rewritten (that file
+// alone statted and read again), and opened afresh (cold: loaded from the
+// search index).
 func BenchmarkTopics(b *testing.B) {
 	d := benchDir(b, 10000)
 	if _, err := Open(d).refresh(); err != nil {
@@ -83,6 +84,23 @@ func BenchmarkTopics(b *testing.B) {
 			writeFile(b, filepath.Join(d.Path, files[i%len(files)]), topicFile("project", "Edited", fmt.Sprint("edit ", i), "Body."))
 			b.StartTimer()
 			both(b)
+		}
+	})
+	// A Topics opened afresh, as the viewer's first page after it
+	// starts: it loads from the search index, then answers.
+	b.Run("cold", func(b *testing.B) {
+		for range b.N {
+			cold := OpenTopics(d)
+			if _, err := cold.Stats(ctx, StatsOptions{}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := cold.Timeline(ctx, q); err != nil {
+				b.Fatal(err)
+			}
+			if cold.indexed != 1 {
+				b.Fatalf("%d loads from the index, want 1", cold.indexed)
+			}
+			cold.Close()
 		}
 	})
 }
