@@ -51,7 +51,6 @@ func (s *Server) add(ctx context.Context, req *mcp.CallToolRequest, in addInput)
 		return nil, addOutput{}, err
 	}
 	res, err := d.Add(ar)
-	p.wrote()
 	if err != nil {
 		return nil, addOutput{}, refusal(err)
 	}

@@ -44,20 +44,10 @@ type Project struct {
 	// Schedule is the dream.schedule setting, which memory_stats reports
 	// on.
 	Schedule string
-	// Wrote, when set, is called after each write (add, forget) to log
-	// what the store's lock repaired on the way, as the CLI does.
-	Wrote func()
 	// Team opens the project's team memory, which search, show and list
 	// see beside the person's own, marked; nil when the call works on a
 	// subagent's memory, which has no team part.
 	Team TeamOpener
-}
-
-// wrote reports a write to p.Wrote.
-func (p *Project) wrote() {
-	if p.Wrote != nil {
-		p.Wrote()
-	}
 }
 
 // Opener resolves the project of a working directory; "" means the

@@ -106,7 +106,6 @@ func (s *Server) forget(ctx context.Context, req *mcp.CallToolRequest, in refInp
 		return nil, forgetOutput{}, err
 	}
 	err = d.Remove(file)
-	p.wrote()
 	if err != nil {
 		return nil, forgetOutput{}, err
 	}

@@ -119,7 +119,6 @@ func (a *app) rewriteIndex(d *memdir.Dir, fit bool) error {
 		op, verb = d.Fit, "fitted"
 	}
 	problems, err := op()
-	a.reportRecovery(d)
 	if err != nil {
 		return err
 	}

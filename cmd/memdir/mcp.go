@@ -125,7 +125,7 @@ func (a *app) mcpOpener(logw io.Writer) mcpserver.Opener {
 			return nil, err
 		}
 		return &mcpserver.Project{Dir: ws.dir, Claim: ws.claim, Schedule: ws.settings.Get("dream.schedule"),
-			Wrote: func() { b.reportRecovery(ws.dir) }}, nil
+			Team: b.mcpTeam(ws)}, nil
 	}
 }
 

@@ -23,8 +23,3 @@ func (a *app) repaired(rec *memdir.Recovery) {
 	}
 	a.warn("a memdir process was killed while it held the lock (%s): %s", rec.Holder, strings.Join(parts, "; "))
 }
-
-// reportRecovery does nothing: a repair is reported as it happens, by
-// repaired. It stays until add.go, rm.go, edit.go, index.go and mcp.go
-// drop their calls.
-func (a *app) reportRecovery(*memdir.Dir) {}
