@@ -20,6 +20,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/memdir/memdir/settings"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -435,4 +436,42 @@ func flagNames(help string) []string {
 		}
 	}
 	return out
+}
+
+// TestSettingsTableIsComplete checks that settings.md's table has one row
+// per setting, named as the key, with the environment variable that sets
+// it, and no row for a key that does not exist.
+func TestSettingsTableIsComplete(t *testing.T) {
+	data, err := os.ReadFile("settings.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(line, "|")
+		key := strings.Trim(strings.TrimSpace(cells[1]), "`")
+		if _, dup := rows[key]; dup {
+			t.Errorf("settings.md: %s has two rows", key)
+		}
+		rows[key] = line
+	}
+	known := map[string]bool{}
+	for _, k := range settings.Keys() {
+		known[k.Key] = true
+		row, ok := rows[k.Key]
+		switch {
+		case !ok:
+			t.Errorf("settings.md: no row for %s", k.Key)
+		case k.Env != "" && !strings.Contains(row, "`"+k.Env+"`"):
+			t.Errorf("settings.md: the row for %s does not name %s", k.Key, k.Env)
+		}
+	}
+	for key := range rows {
+		if !known[key] {
+			t.Errorf("settings.md: a row for %s, which is no setting", key)
+		}
+	}
 }

@@ -16,7 +16,7 @@ import (
 
 // Block is one tagged piece of the session context.
 type Block struct {
-	Kind  string       `json:"kind"` // "instructions", "skills", "auto-memory", "team-memory", "memory-file", "note"
+	Kind  string       `json:"kind"` // "instructions", "skills", "auto-memory", "team-memory", "agent-memory", "memory-file", "note"
 	Path  string       `json:"path,omitempty"`
 	Scope typesx.Scope `json:"scope,omitempty"`
 	Note  string       `json:"note,omitempty"` // e.g. why a file was cut

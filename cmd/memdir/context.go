@@ -78,7 +78,7 @@ Examples:
 	opts.register(cmd)
 	f := cmd.Flags()
 	f.StringVar(&opts.format, "format", "text", "text, tagged, native, json or claude-hook")
-	f.BoolVar(&opts.noMemory, "no-memory", false, "leave auto memory out")
+	f.BoolVar(&opts.noMemory, "no-memory", false, "leave the personal auto memory out (team memory stays)")
 	f.BoolVar(&opts.noInstructions, "no-instructions", false, "leave instruction files out")
 	f.StringArrayVar(&opts.add, "add", nil, "one-time context to append (repeatable)")
 	f.StringArrayVar(&opts.memoryFiles, "memory", nil, "an extra file to include (repeatable)")
@@ -122,13 +122,19 @@ func runContext(a *app, opts contextOptions) error {
 			return err
 		}
 		build.AgentMemory = am
-	} else if !opts.noMemory && !a.disabled("MEMDIR_DISABLE_AUTO_MEMORY", profile.Name, "CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
-		data, err := ws.dir.AgentIndex(index.DefaultCaps)
-		if err != nil {
-			return err
+	} else if !a.disabled("MEMDIR_DISABLE_AUTO_MEMORY", profile.Name, "CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
+		if !opts.noMemory {
+			data, err := ws.dir.AgentIndex(index.DefaultCaps)
+			if err != nil {
+				return err
+			}
+			build.Memory = &sessionctx.Memory{Dir: ws.loc.Dir, Mode: string(ws.dir.Mode), Index: data,
+				Caps: index.DefaultCaps, Exists: ws.dir.Exists()}
 		}
-		build.Memory = &sessionctx.Memory{Dir: ws.loc.Dir, Mode: string(ws.dir.Mode), Index: data,
-			Caps: index.DefaultCaps, Exists: ws.dir.Exists()}
+		// Team memory stays with --no-memory: the hook for Claude Code
+		// passes it because Claude loads its own MEMORY.md, and Claude
+		// never loads the project's team memory.
+		var err error
 		if build.Team, err = a.teamContext(ws); err != nil {
 			return err
 		}

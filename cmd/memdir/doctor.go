@@ -25,7 +25,8 @@ workspace trust, Codex's project trust and hook review, Gemini CLI's folder
 trust), there is one memory (Claude Code's auto memory is memdir's
 directory, and MEMORY.md reaches the model once), the memory directory is
 readable, MEMORY.md is within its load caps, and in log mode something runs
-the dream. Each problem comes with the one command that fixes it.
+the dream. A team remote the project's settings propose and you have not
+accepted is a warning. Each problem comes with the one command that fixes it.
 
 Without an agent, every agent setup wired here is checked. Exit 0 when all
 is well, 1 when something is wrong.
@@ -64,6 +65,10 @@ func runDoctor(a *app, agents []string) error {
 	checks := doctor.Run(doctor.Options{Agents: agents, Home: home, Root: root, Getenv: a.getenv,
 		MemoryDir: loc.Dir, Program: a.defaultProgram(true), LookPath: exec.LookPath, LogMode: mode == memdir.Log,
 		Scheduled: func() (string, bool) { return doctor.FindSchedule(home, userCrontab) }})
+	if n := a.teamRemoteNotice(); n != "" {
+		checks = append(checks, doctor.Check{Name: "team-remote", Status: doctor.Warn, Detail: n,
+			Fix: "memdir remote team accept (only if you trust the remote this project names)"})
+	}
 	if a.json {
 		if err := a.writeJSON(checks); err != nil {
 			return err
