@@ -3,6 +3,7 @@
 // script cannot do with a plain file: listing the hooks to review.
 //
 //	check search -log search.jsonl -token wg-e2e-7731
+//	check present -log search.jsonl -token tm-e2e-5150 -what "team memory"
 //	check remember -log remember.jsonl
 //	check codex-hooks -codex /path/to/codex -cwd /project   # prints [hooks.state] TOML
 package main
@@ -21,7 +22,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: check search|remember|codex-hooks [flags]")
+		fmt.Fprintln(os.Stderr, "usage: check search|present|remember|codex-hooks [flags]")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
@@ -29,11 +30,14 @@ func main() {
 	token := fs.String("token", "", "a word only the planted memory holds")
 	codex := fs.String("codex", "", "the codex executable")
 	cwd := fs.String("cwd", "", "the project")
+	what := fs.String("what", "memory", "what the token stands for, in messages")
 	fs.Parse(os.Args[2:])
 	var err error
 	switch os.Args[1] {
 	case "search":
 		err = search(*logPath, *token)
+	case "present":
+		err = present(*logPath, *token, *what)
 	case "remember":
 		err = remember(*logPath)
 	case "codex-hooks":
@@ -121,6 +125,20 @@ func search(logPath, token string) error {
 		}
 	}
 	return errors.New("no request carries a memory_search result with the planted memory")
+}
+
+// present: the first request holds the token exactly once (a memory
+// that must reach the model at session start, such as the team's).
+func present(logPath, token, what string) error {
+	reqs, err := modelRequests(logPath)
+	if err != nil {
+		return err
+	}
+	if n := strings.Count(reqs[0].Raw, token); n != 1 {
+		return fmt.Errorf("the first request holds the %s %d times, want 1", what, n)
+	}
+	pass("%s present exactly once in the first request", what)
+	return nil
 }
 
 // toolResults finds the results of the scripted memory_search call in a
