@@ -149,20 +149,31 @@ func (s *syncer) init() error {
 // cache was left at and no file moved since, there is nothing to do, and
 // the round ends there.
 func (s *syncer) round() (*Result, error) {
-	there, err := s.lsRemote()
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Remote: s.url, Commit: there}
+	// The remote answers while the directories are stamped.
+	var there string
+	asked := make(chan error, 1)
+	go func() {
+		var err error
+		there, err = s.lsRemote()
+		asked <- err
+	}()
 	folders := map[string]string{} // folder -> the memory dir synced into it
 	var views []*view
-	idle := s.sameRemote()
+	var lookErr error
 	for _, p := range s.projects() {
 		v, err := s.look(p, folders)
 		if err != nil {
-			return nil, err
+			lookErr = err
+			break
 		}
 		views = append(views, v)
+	}
+	if err := errors.Join(<-asked, lookErr); err != nil {
+		return nil, err
+	}
+	res := &Result{Remote: s.url, Commit: there}
+	idle := s.sameRemote()
+	for _, v := range views {
 		idle = idle && v.idle(there)
 	}
 	if idle {
@@ -253,14 +264,20 @@ func (t *trees) get() (base, remote map[string]string, err error) {
 	if t.done {
 		return t.baseT, t.remoteT, nil
 	}
-	if t.baseT, err = t.g.tree(t.base); err != nil {
+	listed := make(chan error, 1)
+	go func() {
+		var err error
+		if t.remote != t.base {
+			t.remoteT, err = t.g.tree(t.remote)
+		}
+		listed <- err
+	}()
+	t.baseT, err = t.g.tree(t.base)
+	if err = errors.Join(err, <-listed); err != nil {
 		return nil, nil, err
 	}
-	t.remoteT = t.baseT
-	if t.remote != t.base {
-		if t.remoteT, err = t.g.tree(t.remote); err != nil {
-			return nil, nil, err
-		}
+	if t.remote == t.base {
+		t.remoteT = t.baseT
 	}
 	t.done = true
 	return t.baseT, t.remoteT, nil
