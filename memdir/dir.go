@@ -57,11 +57,6 @@ type Dir struct {
 	Now         func() time.Time // the clock; time.Now when nil
 	LockTimeout time.Duration    // DefaultLockTimeout when zero
 
-	// Fault, when set, is called at named points of every write (crash
-	// tests kill the process there): "write <file>" runs when the file's
-	// new content is complete in its temp and about to replace it.
-	Fault func(point string)
-
 	// Cache, when set, keeps work a long-running process can reuse from
 	// one call to the next (see Cache).
 	Cache *Cache
@@ -75,14 +70,15 @@ type Dir struct {
 	// what a lock repaired (see WithRepairReport). Both are fixed at Open.
 	committer Committer
 	repaired  func(*Recovery)
+	fault     func(point string) // see WithFault
 }
 
-// faultHook returns the Fault call for one point, or nil.
+// faultHook returns the fault call for one point, or nil.
 func (d *Dir) faultHook(point string) func() {
-	if d.Fault == nil {
+	if d.fault == nil {
 		return nil
 	}
-	return func() { d.Fault(point) }
+	return func() { d.fault(point) }
 }
 
 // Open returns the memory directory at path, in mode, with the
@@ -101,6 +97,12 @@ type Option func(*Dir)
 // WithCommitter makes c record every change to memory (memdir's git
 // support commits each one). A nil c records nothing.
 func WithCommitter(c Committer) Option { return func(d *Dir) { d.committer = c } }
+
+// WithFault makes fault run at named points of every write (crash tests
+// kill the process there): "write <file>" runs when the file's new
+// content is complete in its temp and about to replace it. A nil fault
+// runs nothing.
+func WithFault(fault func(point string)) Option { return func(d *Dir) { d.fault = fault } }
 
 // WithRepairReport makes report hear what taking the lock repaired after
 // a holder that was killed, as soon as it is repaired and before the call

@@ -48,7 +48,7 @@ type crash string
 func crashAt(t *testing.T, d *Dir, file string, nth int, op func() error) {
 	t.Helper()
 	seen := 0
-	d.Fault = func(point string) {
+	d.fault = func(point string) {
 		if point == "write "+file {
 			if seen++; seen == nth {
 				panic(crash(point))
@@ -56,7 +56,7 @@ func crashAt(t *testing.T, d *Dir, file string, nth int, op func() error) {
 		}
 	}
 	defer func() {
-		d.Fault = nil
+		d.fault = nil
 		if r := recover(); r == nil {
 			t.Fatalf("memdir never wrote %s: the test proves nothing", file)
 		} else if _, ok := r.(crash); !ok {
@@ -127,7 +127,7 @@ func TestFitTwiceWritesNothing(t *testing.T) {
 	changes := 0
 	d = Open(d.Path, d.Mode, WithCommitter(CommitFunc(func(Change) error { changes++; return nil })))
 	d.Now = func() time.Time { return raceNow }
-	d.Fault = func(point string) { writes = append(writes, point) }
+	d.fault = func(point string) { writes = append(writes, point) }
 	for _, op := range []func() ([]Problem, error){d.Rebuild, d.Fit} {
 		if _, err := op(); err != nil {
 			t.Fatal(err)

@@ -47,7 +47,7 @@ func editAt(t *testing.T, d *Dir, file, line string, n int) *int {
 			t.Errorf("memdir never wrote %s: the test proves nothing", file)
 		}
 	})
-	d.Fault = func(point string) {
+	d.fault = func(point string) {
 		if point == "write "+file && *hits < n {
 			*hits++
 			handEdit(t, filepath.Join(d.Path, file), line)

@@ -100,7 +100,6 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 	if err != nil {
 		return err
 	}
-	d.Fault = a.crashHook()
 	res, err := d.Add(req)
 	if err != nil {
 		return err

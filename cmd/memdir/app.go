@@ -193,7 +193,8 @@ func (a *app) openWorkspace(loc canonical.Location, s *settings.Settings) (*work
 	if err != nil {
 		return nil, err
 	}
-	d := memdir.Open(loc.Dir, mode, memdir.WithCommitter(a.committer(s, loc.Dir)), memdir.WithRepairReport(a.repaired))
+	d := memdir.Open(loc.Dir, mode, memdir.WithCommitter(a.committer(s, loc.Dir)), memdir.WithRepairReport(a.repaired),
+		memdir.WithFault(a.crashHook()))
 	d.Now = a.now
 	if to := s.Duration("lock.timeout"); to > 0 {
 		d.LockTimeout = to

@@ -30,7 +30,6 @@ func runRm(a *app, ref string, team bool) error {
 	if err != nil {
 		return err
 	}
-	d.Fault = a.crashHook()
 	res, err := d.RemoveTopic(file)
 	if err != nil {
 		return err

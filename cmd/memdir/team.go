@@ -125,7 +125,7 @@ func (a *app) team(ws *workspace, create bool) (*teamMemory, error) {
 			return nil, err
 		}
 	}
-	d := memdir.Open(dir, memdir.Live, memdir.WithRepairReport(a.repaired))
+	d := memdir.Open(dir, memdir.Live, memdir.WithRepairReport(a.repaired), memdir.WithFault(a.crashHook()))
 	d.Now = a.now
 	if to := ws.settings.Duration("lock.timeout"); to > 0 {
 		d.LockTimeout = to
