@@ -1,6 +1,7 @@
 package memsync
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,13 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/typesx"
 )
 
 // TestSyncSimulation runs three machines (three homes, the project at
-// three paths) through random adds, edits, removals and syncs in random
+// three paths) through random adds, edits, removals, dreams and syncs in random
 // order (some SIGKILLed at a random point), then lets each sync twice, and checks: every machine holds the
 // same files; every topic nobody removed is there once, with its line in
 // the index; every line appended to such a topic survives somewhere;
@@ -42,7 +44,7 @@ func TestSyncSimulation(t *testing.T) {
 		k := rng.IntN(len(ms))
 		m := ms[k]
 		known := simTopics(t, m)
-		switch op := rng.IntN(10); {
+		switch op := rng.IntN(11); {
 		case op < 3 || len(known) == 0:
 			name := fmt.Sprintf("m%d n%d", k, i)
 			m.add(t, typesx.Reference, name, "Fact "+name+".", false)
@@ -59,6 +61,22 @@ func TestSyncSimulation(t *testing.T) {
 			} else {
 				counts["sync"]++
 			}
+		case op == 10:
+			// A fact logged, then a dream: it distills the log into a
+			// topic, archives what it retires and refits the index.
+			name := fmt.Sprintf("m%d d%d", k, i)
+			if _, err := memdir.Open(m.mem, memdir.Log).Add(memdir.AddRequest{Type: typesx.Reference, Name: name, Text: "Logged " + name + "."}); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := dream.Run(context.Background(), dream.Options{Dir: memdir.Open(m.mem, memdir.Live)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range rep.Archived {
+				removed[filepath.Base(f)] = true
+			}
+			counts["dream"]++
+			counts["distilled"] += len(rep.Created)
 		case op < 7:
 			f := known[rng.IntN(len(known))]
 			if _, err := memdir.Open(m.mem, memdir.Live).RemoveTopic(f); err != nil {
