@@ -118,3 +118,35 @@ func TestSyncWithNothingToDoAsksTheRemoteOnly(t *testing.T) {
 		t.Errorf("an edit after a quiet sync was not pushed: %+v", res)
 	}
 }
+
+// FuzzLoadCache: whatever the cache file holds, loading it never fails
+// or panics, and gives either an empty cache or one for the same remote
+// and directory.
+func FuzzLoadCache(f *testing.F) {
+	home := f.TempDir()
+	good := &statCache{URL: "file:///r", Dir: "/m", Commit: strings.Repeat("a", 40),
+		Files: map[string]fileStat{"MEMORY.md": {Size: 3, Mtime: 1, Ctime: 2, Ino: 3, OID: "b"}}}
+	if err := good.save(home, "f"); err != nil {
+		f.Fatal(err)
+	}
+	data, err := os.ReadFile(cachePath(home, "f"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add([]byte{})
+	f.Add(data[:len(data)/2])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(cacheDir)), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(cachePath(dir, "f"), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c := loadCache(dir, "f", "file:///r", "/m")
+		if c == nil || c.Files == nil || c.URL != "file:///r" || c.Dir != "/m" {
+			t.Fatalf("loadCache = %+v", c)
+		}
+	})
+}
