@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -76,31 +77,7 @@ func TestSessionStartDreamsWhenOverdue(t *testing.T) {
 // pushed arrives in this machine's memory directory, and a second
 // session started at once does not start another sync.
 func TestSessionStartSyncs(t *testing.T) {
-	e := newMCPEnv(t)
-	work := filepath.Dir(e.home)
-	bare := filepath.Join(work, "memory.git")
-	for _, args := range [][]string{
-		{"init", "-q", "--bare", "--initial-branch=main", bare},
-		{"init", "-q", e.proj},
-		{"-C", e.proj, "remote", "add", "origin", "git@github.com:acme/app.git"},
-	} {
-		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	// Machine A, another home, pushes a memory of the project.
-	homeB := e.env
-	e.env = append(append([]string{}, homeB...), "MEMDIR_HOME="+filepath.Join(work, "home-a"))
-	e.run("", "remote", "set", "file://"+bare)
-	e.run("", "add", "feedback", "Testing policy", "Integration tests hit a real database.")
-	e.run("", "sync")
-	e.env = homeB
-	e.run("", "remote", "set", "file://"+bare)
-	mem := e.memoryDir("")
-	topic := filepath.Join(mem, "feedback_testing_policy.md")
-	if _, err := os.Stat(topic); err == nil {
-		t.Fatal("the topic is here before any sync")
-	}
+	e, mem := pushedFromAnotherMachine(t)
 
 	hook := func() string {
 		c := e.command("", "context", "--agent", "claude", "--no-instructions", "--format", "claude-hook")
@@ -121,24 +98,84 @@ func TestSessionStartSyncs(t *testing.T) {
 	if got := hook(); strings.Contains(got, "syncing") {
 		t.Errorf("second hook stderr = %q, want no second sync within %v", got, memsync.MinInterval)
 	}
+	awaitSynced(t, e, mem)
+}
+
+// pushedFromAnotherMachine is a project whose memory another machine
+// (another home) pushed to a file:// sync remote, and this machine's
+// env with the same remote set and nothing synced yet; it returns the
+// memory directory the memory should arrive in.
+func pushedFromAnotherMachine(t *testing.T) (*mcpEnv, string) {
+	t.Helper()
+	e := newMCPEnv(t)
+	work := filepath.Dir(e.home)
+	bare := filepath.Join(work, "memory.git")
+	for _, args := range [][]string{
+		{"init", "-q", "--bare", "--initial-branch=main", bare},
+		{"init", "-q", e.proj},
+		{"-C", e.proj, "remote", "add", "origin", "git@github.com:acme/app.git"},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	here := e.env
+	e.env = append(append([]string{}, here...), "MEMDIR_HOME="+filepath.Join(work, "home-a"))
+	e.run("", "remote", "set", "file://"+bare)
+	e.run("", "add", "feedback", "Testing policy", "Integration tests hit a real database.")
+	e.run("", "sync")
+	e.env = here
+	e.run("", "remote", "set", "file://"+bare)
+	mem := e.memoryDir("")
+	if _, err := os.Stat(filepath.Join(mem, "feedback_testing_policy.md")); err == nil {
+		t.Fatal("the topic is here before any sync")
+	}
+	return e, mem
+}
+
+// awaitSynced polls, for a minute at most, until the memory another
+// machine pushed is in mem with its index line, then waits for the sync
+// to let go of its lock (it is done with the home then).
+func awaitSynced(t *testing.T, e *mcpEnv, mem string) {
+	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for range tick.C {
-		data, err := os.ReadFile(topic)
-		if err == nil && strings.Contains(string(data), "real database") {
-			if idx, _ := os.ReadFile(filepath.Join(mem, "MEMORY.md")); strings.Contains(string(idx), "feedback_testing_policy.md") {
-				break
-			}
+		data, err := os.ReadFile(filepath.Join(mem, "feedback_testing_policy.md"))
+		idx, _ := os.ReadFile(filepath.Join(mem, "MEMORY.md"))
+		if err == nil && strings.Contains(string(data), "real database") && strings.Contains(string(idx), "feedback_testing_policy.md") {
+			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the pushed memory did not arrive a minute after the session-start hook")
+			t.Fatal("the pushed memory did not arrive within a minute")
 		}
 	}
-	// The sync is done with its home once it lets go of its lock.
 	lk, err := memdir.AcquireLock(context.Background(), filepath.Join(e.home, ".memdir", memsync.Folder), time.Minute, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	lk.Release()
+}
+
+// TestDaemonSyncs: a running daemon syncs when it starts; SIGTERM stops
+// it cleanly.
+func TestDaemonSyncs(t *testing.T) {
+	e, mem := pushedFromAnotherMachine(t)
+	c := e.command("", "daemon", "--no-watch", "--sync-every", "1h")
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	awaitSynced(t, e, mem)
+	if err := c.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Wait(); err != nil {
+		t.Fatalf("daemon: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), " sync: file://") || !strings.Contains(stderr.String(), "2 files pulled, 0 pushed") {
+		t.Errorf("daemon stderr = %q, want its sync logged", stderr.String())
+	}
 }
