@@ -2,12 +2,11 @@ package search
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/memdir"
 )
@@ -67,7 +66,7 @@ func (ix *Index) Around(ref string, span time.Duration, includePrivate bool) (Ti
 // topicTime is a topic's last change: its modified stamp, else its
 // created stamp, else the file's modification time.
 func topicTime(dir, file string) time.Time {
-	data, err := os.ReadFile(filepath.Join(dir, file))
+	data, err := atomicfile.ReadInside(dir, file)
 	if err == nil {
 		if t, perr := memdir.ParseTopic(file, data); perr == nil {
 			for _, ts := range []time.Time{t.Modified, t.Created} {
@@ -77,7 +76,7 @@ func topicTime(dir, file string) time.Time {
 			}
 		}
 	}
-	if fi, err := os.Stat(filepath.Join(dir, file)); err == nil {
+	if fi, err := atomicfile.StatInside(dir, file); err == nil {
 		return fi.ModTime()
 	}
 	return time.Time{}

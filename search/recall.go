@@ -5,13 +5,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
+	"github.com/memdir/memdir/atomicfile"
 )
 
 // Recall counts live in .memdir/search/recalls, never in the topic files
@@ -32,7 +31,7 @@ type recall struct {
 
 // loadRecalls reads the recall counts; none when there are none.
 func (ix *Index) loadRecalls() map[string]recall {
-	data, err := os.ReadFile(filepath.Join(ix.dir.Path, filepath.FromSlash(StateDir), recallFile))
+	data, err := atomicfile.ReadInside(ix.dir.Path, StateDir+"/"+recallFile)
 	if err != nil {
 		return map[string]recall{}
 	}
@@ -90,11 +89,10 @@ func (ix *Index) addRecalls(add map[string]recall) (map[string]recall, error) {
 	if len(add) == 0 || !ix.dir.Exists() {
 		return ix.loadRecalls(), nil
 	}
-	dir := filepath.Join(ix.dir.Path, filepath.FromSlash(StateDir))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	_, fl, err := ix.lockState()
+	if err != nil {
 		return nil, fmt.Errorf("count recalls: %w", err)
 	}
-	fl := flock.New(filepath.Join(dir, lockFile))
 	ctx, cancel := context.WithTimeout(context.Background(), recallWait)
 	defer cancel()
 	if ok, err := fl.TryLockContext(ctx, 5*time.Millisecond); !ok || err != nil {
@@ -113,7 +111,7 @@ func (ix *Index) addRecalls(add map[string]recall) (map[string]recall, error) {
 	for _, f := range sortedKeys(counts) {
 		fmt.Fprintf(&b, "%d\t%d\t%s\n", counts[f].last, counts[f].count, f)
 	}
-	if err := writeState(dir, recallFile, b.Bytes()); err != nil {
+	if err := ix.writeState(recallFile, b.Bytes()); err != nil {
 		return nil, fmt.Errorf("count recalls: %w", err)
 	}
 	return counts, nil

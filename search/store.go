@@ -2,7 +2,10 @@ package search
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -221,11 +224,10 @@ func (ix *Index) persist(data []byte, baseID uint64) {
 	if !ix.dir.Exists() {
 		return
 	}
-	dir := filepath.Join(ix.dir.Path, filepath.FromSlash(StateDir))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, fl, err := ix.lockState()
+	if err != nil {
 		return
 	}
-	fl := flock.New(filepath.Join(dir, lockFile))
 	if ok, err := fl.TryLock(); !ok || err != nil {
 		return
 	}
@@ -233,19 +235,41 @@ func (ix *Index) persist(data []byte, baseID uint64) {
 	name := deltaFile
 	if baseID == 0 {
 		name = baseFile
-	} else if onDiskID(filepath.Join(dir, baseFile)) != baseID {
+	} else if ix.onDiskID(baseFile) != baseID {
 		return
 	}
-	if writeState(dir, name, data) == nil && baseID == 0 {
+	if ix.writeState(name, data) == nil && baseID == 0 {
 		_ = os.Remove(filepath.Join(dir, deltaFile))
 	}
 	cleanTemps(dir)
 }
 
-// writeState replaces dir/name by data through atomicfile (a temp file
-// and a rename), so a reader sees the old file or the new one.
-func writeState(dir, name string, data []byte) error {
-	return atomicfile.WriteInside(dir, name, data, atomicfile.Options{Perm: 0o644})
+// lockState makes the search state directory and returns its path and
+// its lock, not yet taken. Neither is ever reached through a link that
+// leads out of the memory directory, and a lock that is not a regular
+// file is refused: the memory directory may be a clone's (team memory),
+// and a committed link there must not make a search write elsewhere.
+func (ix *Index) lockState() (string, *flock.Flock, error) {
+	if err := atomicfile.MkdirAllInside(ix.dir.Path, StateDir, 0o755); err != nil {
+		return "", nil, err
+	}
+	rel := StateDir + "/" + lockFile
+	fi, err := atomicfile.StatInside(ix.dir.Path, rel)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", nil, err
+	}
+	if err == nil && !fi.Mode().IsRegular() {
+		return "", nil, &untrusted.Error{Path: rel, Err: untrusted.ErrNotRegular, Mode: fi.Mode()}
+	}
+	dir := filepath.Join(ix.dir.Path, filepath.FromSlash(StateDir))
+	return dir, flock.New(filepath.Join(dir, lockFile)), nil
+}
+
+// writeState replaces the state file name by data through atomicfile (a
+// temp file and a rename, inside the memory directory), so a reader sees
+// the old file or the new one.
+func (ix *Index) writeState(name string, data []byte) error {
+	return atomicfile.WriteInside(ix.dir.Path, StateDir+"/"+name, data, atomicfile.Options{Perm: 0o644})
 }
 
 // cleanTemps removes temp files a killed writer left (atomicfile's
@@ -254,15 +278,15 @@ func cleanTemps(dir string) {
 	atomicfile.CleanTemps(dir, []string{"."}, time.Minute, time.Now())
 }
 
-// onDiskID is the id of the index file at p, or 0.
-func onDiskID(p string) uint64 {
-	f, err := os.Open(p)
+// onDiskID is the id of the index file name, or 0.
+func (ix *Index) onDiskID(name string) uint64 {
+	f, err := atomicfile.OpenInside(ix.dir.Path, StateDir+"/"+name)
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
 	head := make([]byte, headerLen+8)
-	if _, err := f.Read(head); err != nil || string(head[:len(magic)]) != magic {
+	if _, err := io.ReadFull(f, head); err != nil || string(head[:len(magic)]) != magic {
 		return 0
 	}
 	return binary.LittleEndian.Uint64(head[headerLen:])
