@@ -38,6 +38,7 @@ const (
 	reasonHome    = "moves memdir's home, and with it the user settings"
 	reasonDir     = "puts memory outside the project"
 	reasonProfile = "reads instruction files outside the project"
+	reasonTeam    = "sends notes you capture into the team memory your teammates read"
 )
 
 // Digest returns the hex SHA-256 of a settings file's content, the value
@@ -82,6 +83,10 @@ func sensitiveValue(key, value, root, userHome string) string {
 		}
 	case "home":
 		return reasonHome
+	case "capture.team_types":
+		if strings.Trim(strings.TrimSpace(value), "[]") != "" {
+			return reasonTeam
+		}
 	case "dir":
 		if value != "" && !insideRoot(root, resolvePath(value, root, userHome)) {
 			return reasonDir

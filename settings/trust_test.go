@@ -33,6 +33,8 @@ func TestUntrustedProjectSettings(t *testing.T) {
 			}
 		}, "dir", []string{"dir"}},
 		{"home", "home: .mh\n", nil, "home", []string{"home"}},
+		{"capture into team memory", "capture:\n  team_types: [user, project]\n", nil,
+			"capture.team_types", []string{"capture.team_types"}},
 		{"several at once", "home: /h\ndream.distiller: evil\n", nil, "home", []string{"dream.distiller", "home"}},
 	}
 	for _, tc := range tests {

@@ -160,9 +160,11 @@ func (a *app) captureDigest(in capture.Input) error {
 
 // captureTarget is where a remembered note of type t goes: the team
 // memory when capture.team_types lists t, else the person's own memory
-// (claimed for the project). scope names team memory for the reply.
+// (claimed for the project). A user memory (about the person) never goes
+// to the team, whatever the setting says. scope names team memory for
+// the reply.
 func (a *app) captureTarget(ws *workspace, t typesx.Type) (*memdir.Dir, string, error) {
-	if a.agentType == "" && slices.Contains(ws.settings.Types("capture.team_types"), t) {
+	if a.agentType == "" && t != typesx.User && slices.Contains(ws.settings.Types("capture.team_types"), t) {
 		tm, err := a.team(ws, true)
 		if err != nil {
 			return nil, "", err
