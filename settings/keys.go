@@ -88,6 +88,8 @@ var registry = []KeyInfo{
 		Help: "live writes topic files at once; log appends to daily logs for dream"},
 	{Key: ProfilesKey, Kind: KindStructured,
 		Help: "user-defined instruction-file profiles, by name"},
+	{Key: "sync.at_session_start", Kind: KindBool, Default: "true",
+		Help: "with a sync remote set, a session-start hook starts memdir sync in the background (from your own settings only)"},
 	{Key: "team.dir", Kind: KindString, Default: ".memdir/team",
 		Help: "team memory directory, relative to the project root; it must stay inside the project"},
 	{Key: "team.remote", Kind: KindString, Default: "",
