@@ -17,21 +17,24 @@ type remoteJSON struct {
 
 func newRemoteCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "remote (set URL | show | unset)",
+		Use:   "remote (set URL | show | unset | team [accept])",
 		Short: "Set, show or forget the git remote that `memdir sync` shares your memory through",
 		Long: `Your memory of every project travels between your machines through one git
 remote you own (a private repository, say). It is recorded in memdir's
 home (<home>/sync/remote), never in a project's files, so no repository can
 choose where your memory goes. memdir talks to it with your own git, ssh
-keys, agent and credential helpers.
+keys, agent and credential helpers. "remote team" shows, and "remote team
+accept" accepts, the team remote a project's settings propose
+(docs/team.md).
 
 Examples:
   memdir remote set git@github.com:me/memory.git
   memdir remote show --json
-  memdir remote unset`,
-		Args: exactArgs(0, "a subcommand: set URL, show or unset"),
+  memdir remote unset
+  memdir remote team accept`,
+		Args: exactArgs(0, "a subcommand: set URL, show, unset or team"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usagef("remote takes a subcommand: set URL, show or unset; see `memdir remote --help`")
+			return usagef("remote takes a subcommand: set URL, show, unset or team; see `memdir remote --help`")
 		},
 	}
 	cmd.AddCommand(
@@ -53,6 +56,7 @@ Examples:
 			Args:  exactArgs(0, "no arguments"),
 			RunE:  func(*cobra.Command, []string) error { return runRemoteUnset(a) },
 		},
+		newRemoteTeamCmd(a),
 	)
 	return cmd
 }
