@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/mcpserver"
@@ -61,6 +62,11 @@ func resolveTeamDir(root, rel string) (string, error) {
 	}
 	defer r.Close()
 	parts := strings.Split(clean, string(filepath.Separator))
+	for _, p := range parts {
+		if strings.EqualFold(p, ".git") {
+			return "", usagef("team.dir %q is inside .git, which git never commits or shares: set team.dir to a directory of the work tree, such as %s", rel, teamDefault)
+		}
+	}
 	existing := root
 	for i := range parts {
 		p := filepath.Join(parts[:i+1]...)
@@ -147,6 +153,14 @@ func (a *app) makeTeamDir(root, rel, dir string) error {
 			return teamOutside(rel, root, "leads out of the project through a symbolic link")
 		}
 		return fmt.Errorf("team memory: %w", err)
+	}
+	// memdir's state inside it (.memdir/) is where the lock and the search
+	// index go: one a clone linked out of the directory, or made a file,
+	// is refused before anything is written.
+	if fi, err := atomicfile.StatInside(dir, memdir.StateDir); errors.Is(err, atomicfile.ErrOutside) {
+		return teamOutside(rel, root, "keeps its state ("+memdir.StateDir+") through a symbolic link out of the team directory")
+	} else if err == nil && !fi.IsDir() {
+		return usagef("team memory %s: %s is not a directory; remove it", rel, memdir.StateDir)
 	}
 	made, err := memgit.EnsureIgnore(dir)
 	if err != nil || !made {
