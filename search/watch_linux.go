@@ -21,11 +21,10 @@ import (
 // every event queued before it without writing a file of its own and
 // waiting for that file's event; the descriptor itself can be asked.
 type watcher struct {
-	fd   int
-	dir  string           // the memory directory
-	wds  map[int32]string // watch -> its directory, relative, slash-separated
-	logs int32            // the logs directory's watch, -1 when it has none
-	buf  []byte
+	fd  int
+	dir string           // the memory directory
+	wds map[int32]string // watch -> its directory, relative, slash-separated
+	buf []byte
 }
 
 // watchMask is what changes memory: files created, written, touched,
@@ -44,7 +43,7 @@ func newWatcher(dir string) (*watcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &watcher{fd: fd, dir: dir, wds: map[int32]string{}, logs: -1, buf: make([]byte, 64<<10)}
+	w := &watcher{fd: fd, dir: dir, wds: map[int32]string{}, buf: make([]byte, 64<<10)}
 	if err := w.add("."); err != nil {
 		w.close()
 		return nil, err
@@ -65,9 +64,6 @@ func (w *watcher) add(rel string) error {
 		return err
 	}
 	w.wds[int32(wd)] = rel
-	if rel == memdir.LogsDir {
-		w.logs = int32(wd)
-	}
 	return nil
 }
 
