@@ -64,26 +64,17 @@ func (l *Live) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if !l.ix.dir.Exists() {
 		return l.ix.Search(ctx, q)
 	}
+	loadFailed := false
 	load := func() (*current, error) {
-		l.scans++
-		cur, err := l.ix.refresh()
-		l.cur = cur
+		cur, err := l.current()
+		loadFailed = err != nil
 		return cur, err
-	}
-	switch fresh, paths := l.fresh(); {
-	case fresh:
-		load = func() (*current, error) { return l.cur, nil }
-	case paths != nil:
-		load = func() (*current, error) {
-			l.looks++
-			cur, err := l.ix.refreshPaths(l.cur, paths)
-			l.cur = cur
-			return cur, err
-		}
 	}
 	hits, files, err := l.ix.searchIn(ctx, q, load, l.counts)
 	if err != nil {
-		l.cur = nil // scan again next time
+		if loadFailed {
+			l.cur = nil // scan again next time
+		}
 		return nil, err
 	}
 	if !q.NoRecall && len(files) > 0 {
@@ -93,6 +84,41 @@ func (l *Live) Search(ctx context.Context, q Query) ([]Hit, error) {
 		_ = l.flush() // counting is a nicety: never fail a search for it
 	}
 	return hits, nil
+}
+
+// Load brings the index in memory up to date now (and starts watching),
+// so that the next search need not wait for it: a viewer calls it while
+// the person's browser opens.
+func (l *Live) Load() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.ix.dir.Exists() {
+		return nil
+	}
+	if _, err := l.current(); err != nil {
+		l.cur = nil
+		return err
+	}
+	return nil
+}
+
+// current is the index as it is now: the one in memory when the watcher
+// saw no change, else brought up to date by looking at the files the
+// watcher named, else by a scan of every file.
+func (l *Live) current() (*current, error) {
+	fresh, paths := l.fresh()
+	var err error
+	switch {
+	case fresh:
+		return l.cur, nil
+	case paths != nil:
+		l.looks++
+		l.cur, err = l.ix.refreshPaths(l.cur, paths)
+	default:
+		l.scans++
+		l.cur, err = l.ix.refresh()
+	}
+	return l.cur, err
 }
 
 // fresh reports whether the index in memory still reflects every file

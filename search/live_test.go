@@ -266,3 +266,34 @@ func TestLiveLooksMatchRebuild(t *testing.T) {
 		t.Fatalf("%d looks and %d scans: the searches did not look at named files alone", l.looks, l.scans)
 	}
 }
+
+// TestLiveLoad checks that Load brings the index up before any search
+// (the search after it scans nothing more), and that a query that does
+// not read costs no rescan of the next search.
+func TestLiveLoad(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Live watches with inotify on Linux alone")
+	}
+	d := newDir(t, map[string]string{"project_deploy.md": topicFile("project", "Deploy", "How we deploy", "Canary first.")})
+	l := OpenLive(d)
+	defer l.Close()
+	if err := l.Load(); err != nil {
+		t.Fatal(err)
+	}
+	if l.scans != 1 || l.cur == nil {
+		t.Fatalf("after Load: %d scans, index loaded %v; want 1 and true", l.scans, l.cur != nil)
+	}
+	ctx := context.Background()
+	if hits, err := l.Search(ctx, Query{Text: "canary", NoRecall: true}); err != nil || len(hits) != 1 {
+		t.Fatalf("Search = %v, %v", hits, err)
+	}
+	if _, err := l.Search(ctx, Query{Text: "\x01", NoRecall: true}); err == nil {
+		t.Fatal("a control character was accepted")
+	}
+	if hits, err := l.Search(ctx, Query{Text: "canary", NoRecall: true}); err != nil || len(hits) != 1 {
+		t.Fatalf("Search = %v, %v", hits, err)
+	}
+	if l.scans != 1 {
+		t.Fatalf("%d scans, want 1: Load's scan served every search, the refused query included", l.scans)
+	}
+}

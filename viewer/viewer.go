@@ -159,8 +159,9 @@ func (s *Server) Close() {
 	s.closed = true
 }
 
-// warm reads the current project's topics while the person's browser
-// opens, so that the first stream page (where "/" leads) waits less.
+// warm reads the current project's topics and loads its search index
+// while the person's browser opens, so that the first stream page (where
+// "/" leads) and the first search wait less.
 func (s *Server) warm() {
 	all, err := s.opts.Projects()
 	if err != nil {
@@ -169,6 +170,7 @@ func (s *Server) warm() {
 	for _, p := range all {
 		if p.ID == s.opts.Current {
 			_ = s.topicsOf(p.Dir).Load()
+			_ = s.searcher(p.Dir).Load()
 		}
 	}
 }
