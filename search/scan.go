@@ -15,24 +15,9 @@ import (
 	"github.com/memdir/memdir/memdir"
 )
 
-// racyWindow is how long after a change a file's stamp cannot be
-// trusted: a second change inside the file system's timestamp
-// granularity keeps the stamp. Whole-second stamps (FAT, HFS+, some
-// network file systems) get two seconds; nanosecond ones a generous
-// margin over the kernel's coarse clock tick.
-func racyWindow(mtime int64) int64 {
-	if mtime%int64(time.Second) == 0 {
-		return int64(2 * time.Second)
-	}
-	return int64(100 * time.Millisecond)
-}
-
 // racy reports whether a stamp taken at `at` (wall clock, nanoseconds)
-// may hide a later change.
-func racy(mtime, ctime, at int64) bool {
-	t := max(mtime, ctime)
-	return t >= at-racyWindow(mtime)
-}
+// may hide a later change (atomicfile.Racy).
+func racy(mtime, ctime, at int64) bool { return atomicfile.Racy(mtime, ctime, at) }
 
 // scan compares the files with what the index read.
 type scan struct {

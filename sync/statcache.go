@@ -46,14 +46,10 @@ func (s fileStat) sameStat(o fileStat) bool {
 	return s.Mtime >= 0 && s.Size == o.Size && s.Mtime == o.Mtime && s.Ctime == o.Ctime && s.Ino == o.Ino
 }
 
-// racyWindow: on a file system that keeps whole seconds, a file changed
-// within this long of its stamp may change again under the same stamp;
-// such an entry is not trusted.
-const racyWindow = 2 * time.Second
-
+// racy reports whether the stat was taken too soon after a change to be
+// trusted (atomicfile.Racy, the rule every stamp cache shares).
 func (s fileStat) racy(now time.Time) bool {
-	coarse := s.Mtime%int64(time.Second) == 0 && s.Ctime%int64(time.Second) == 0
-	return coarse && now.UnixNano()-max(s.Mtime, s.Ctime) < int64(racyWindow)
+	return atomicfile.Racy(s.Mtime, s.Ctime, now.UnixNano())
 }
 
 func cachePath(home, folder string) string {
