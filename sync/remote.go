@@ -29,8 +29,11 @@ const (
 	// RemoteFile names the user's sync remote, one line.
 	RemoteFile = "sync/remote"
 	// RepoDir is memdir's own bare repository.
-	RepoDir = "sync/repo"
+	RepoDir = Folder + "/" + repoName
 )
+
+// repoName is the repository's name inside a sync's state directory.
+const repoName = "repo"
 
 var (
 	// ErrNoRemote is a sync with no remote set.

@@ -34,6 +34,7 @@ func markSync(home string, now time.Time) error {
 	err := os.Chtimes(name, now, now)
 	if errors.Is(err, fs.ErrNotExist) {
 		var f *os.File
+		_ = os.MkdirAll(filepath.Dir(name), 0o700)
 		if f, err = os.OpenFile(name, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
 			f.Close()
 			err = os.Chtimes(name, now, now)
@@ -46,13 +47,14 @@ func markSync(home string, now time.Time) error {
 }
 
 // ClaimBackground reports whether a background sync should start now: a
-// remote is set and the last sync is at least MinInterval old. When it
-// should, the start is recorded at once, so sessions that start together
-// start one sync between them, and a remote that keeps failing is tried
-// once per MinInterval, not once per session.
-func ClaimBackground(home string, now time.Time) (bool, error) {
+// remote is set (or team says the project has an accepted team remote)
+// and the last sync is at least MinInterval old. When it should, the
+// start is recorded at once, so sessions that start together start one
+// sync between them, and a remote that keeps failing is tried once per
+// MinInterval, not once per session.
+func ClaimBackground(home string, now time.Time, team bool) (bool, error) {
 	url, err := Remote(home)
-	if err != nil || url == "" {
+	if err != nil || url == "" && !team {
 		return false, err
 	}
 	if last := LastSync(home); !last.IsZero() && now.Sub(last) < MinInterval && !last.After(now) {

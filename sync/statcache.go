@@ -13,8 +13,9 @@ import (
 	"github.com/memdir/memdir/atomicfile"
 )
 
-// cacheDir holds, under the home, one stat cache per remote folder.
-const cacheDir = "sync/cache"
+// cacheDir holds, in a sync's state directory, one stat cache per
+// remote folder.
+const cacheDir = "cache"
 
 // statCache is what the last sync of one memory directory saw: the stat
 // and blob id of each synced file, and the commit of main it left. A
@@ -52,15 +53,15 @@ func (s fileStat) racy(now time.Time) bool {
 	return atomicfile.Racy(s.Mtime, s.Ctime, now.UnixNano())
 }
 
-func cachePath(home, folder string) string {
-	return filepath.Join(home, filepath.FromSlash(cacheDir), folder)
+func cachePath(state, folder string) string {
+	return filepath.Join(state, cacheDir, folder)
 }
 
 // loadCache returns the cache of folder when it was written for url and
 // dir, else an empty one.
-func loadCache(home, folder, url, dir string) *statCache {
+func loadCache(state, folder, url, dir string) *statCache {
 	empty := &statCache{URL: url, Dir: dir, Files: map[string]fileStat{}}
-	data, err := os.ReadFile(cachePath(home, folder))
+	data, err := os.ReadFile(cachePath(state, folder))
 	if err != nil {
 		return empty
 	}
@@ -71,15 +72,15 @@ func loadCache(home, folder, url, dir string) *statCache {
 	return &c
 }
 
-func (c *statCache) save(home, folder string) error {
+func (c *statCache) save(state, folder string) error {
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(c); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(home, filepath.FromSlash(cacheDir)), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Join(state, cacheDir), 0o700); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(cachePath(home, folder), b.Bytes(), 0o600)
+	return atomicfile.WriteFile(cachePath(state, folder), b.Bytes(), 0o600)
 }
 
 // unchanged reports whether the directory, as scanned, is what the cache

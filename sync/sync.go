@@ -3,6 +3,8 @@ package memsync
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -33,6 +35,10 @@ type Project struct {
 	// Root is the project's live root when the sync runs inside it, ""
 	// for a directory found under the home (its recorded root is used).
 	Root string
+	// Identity, when set, is the identity the directory syncs under, and
+	// nothing is recorded in the directory: team memory lives inside the
+	// project (moving with it), and its acceptance names this identity.
+	Identity string
 }
 
 // Options say what to sync.
@@ -71,18 +77,53 @@ func Sync(ctx context.Context, o Options) (*Result, error) {
 	if url == "" {
 		return nil, ErrNoRemote
 	}
-	if o.LockTimeout <= 0 {
-		o.LockTimeout = memdir.DefaultLockTimeout
+	res, err := runSync(ctx, &syncer{o: o, url: url, state: filepath.Join(o.Home, Folder), personal: true})
+	if err != nil {
+		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(o.Home, RepoDir), 0o700); err != nil {
+	if err := markSync(o.Home, time.Now()); err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	return res, nil
+}
+
+// SyncTeam pulls, merges and pushes the team memory directories in
+// o.Projects, and nothing else, through url: a team remote the user
+// accepted (memdir remote team accept). The remote has the layout of a
+// sync remote, one folder per project identity, so one team remote can
+// carry several projects. Its state (repository, lock, stat caches) is
+// kept apart from the personal sync's, under TeamState, so the two
+// never share a merge base.
+func SyncTeam(ctx context.Context, o Options, url string) (*Result, error) {
+	if err := CheckRemote(url); err != nil {
+		return nil, err
+	}
+	return runSync(ctx, &syncer{o: o, url: url, state: TeamState(o.Home, url)})
+}
+
+// TeamState is the directory under the home that holds the state of
+// the syncs through one team remote.
+func TeamState(home, url string) string {
+	sum := sha256.Sum256([]byte(url))
+	return filepath.Join(home, Folder, "team", hex.EncodeToString(sum[:8]))
+}
+
+// runSync is one sync under the state directory's lock: rounds until one
+// pushes or finds nothing to do, then the refit of what it wrote.
+func runSync(ctx context.Context, s *syncer) (*Result, error) {
+	if s.o.LockTimeout <= 0 {
+		s.o.LockTimeout = memdir.DefaultLockTimeout
+	}
+	repo := filepath.Join(s.state, repoName)
+	if err := os.MkdirAll(repo, 0o700); err != nil {
 		return nil, fmt.Errorf("sync: %w", err)
 	}
-	lk, err := memdir.AcquireLock(ctx, filepath.Join(o.Home, Folder), o.LockTimeout, "sync")
+	lk, err := memdir.AcquireLock(ctx, s.state, s.o.LockTimeout, "sync")
 	if err != nil {
 		return nil, err
 	}
 	defer lk.Release()
-	s := &syncer{o: o, url: url, g: newGit(ctx, filepath.Join(o.Home, RepoDir))}
+	s.g = newGit(ctx, repo)
 	if err := s.init(); err != nil {
 		return nil, err
 	}
@@ -98,9 +139,6 @@ func Sync(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	s.refit(res)
-	if err := markSync(o.Home, time.Now()); err != nil {
-		res.Warnings = append(res.Warnings, err.Error())
-	}
 	return res, nil
 }
 
@@ -116,27 +154,32 @@ func retryable(err error) bool {
 }
 
 type syncer struct {
-	o      Options
-	url    string
-	g      *git
-	merger *merger
+	o   Options
+	url string
+	// state holds the repository, the lock, the stat caches and the
+	// merge directory: <home>/sync, or TeamState for a team remote.
+	state string
+	// personal syncs every memory directory under the home beside
+	// o.Projects; a team sync syncs o.Projects alone.
+	personal bool
+	g        *git
+	merger   *merger
 }
 
 // init creates memdir's repository when it is missing.
 func (s *syncer) init() error {
-	repo := filepath.Join(s.o.Home, RepoDir)
-	if _, err := os.Stat(filepath.Join(repo, "HEAD")); err != nil {
+	if _, err := os.Stat(filepath.Join(s.g.repo, "HEAD")); err != nil {
 		if _, err := s.g.run(nil, "init", "-q", "--bare", "--initial-branch=main"); err != nil {
 			return err
 		}
 	}
 	// Under the sync lock, a merge directory left behind is a killed
 	// sync's.
-	stale, _ := filepath.Glob(filepath.Join(s.o.Home, Folder, ".merge-*"))
+	stale, _ := filepath.Glob(filepath.Join(s.state, ".merge-*"))
 	for _, d := range stale {
 		_ = os.RemoveAll(d)
 	}
-	tmp, err := os.MkdirTemp(filepath.Join(s.o.Home, Folder), ".merge-")
+	tmp, err := os.MkdirTemp(s.state, ".merge-")
 	if err != nil {
 		return fmt.Errorf("sync: %w", err)
 	}
@@ -227,7 +270,7 @@ func (s *syncer) round() (*Result, error) {
 	}
 	for folder, c := range caches {
 		c.Commit = commit
-		if err := c.save(s.o.Home, folder); err != nil {
+		if err := c.save(s.state, folder); err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("save the sync's stat cache: %v", err))
 		}
 	}
@@ -319,7 +362,7 @@ func (s *syncer) pull(there string) (base, remote string, err error) {
 }
 
 func (s *syncer) sameRemote() bool {
-	data, err := os.ReadFile(filepath.Join(s.o.Home, RepoDir, syncedRemoteFile))
+	data, err := os.ReadFile(filepath.Join(s.g.repo, syncedRemoteFile))
 	return err == nil && strings.TrimSpace(string(data)) == s.url
 }
 
@@ -327,14 +370,17 @@ func (s *syncer) recordRemote() error {
 	if s.sameRemote() {
 		return nil
 	}
-	return atomicfile.WriteFile(filepath.Join(s.o.Home, RepoDir, syncedRemoteFile), []byte(s.url+"\n"), 0o600)
+	return atomicfile.WriteFile(filepath.Join(s.g.repo, syncedRemoteFile), []byte(s.url+"\n"), 0o600)
 }
 
-// projects lists the memory directories under the home and the extra
-// ones, each once.
+// projects lists the memory directories under the home (for a personal
+// sync) and the extra ones, each once.
 func (s *syncer) projects() []Project {
-	dirs, _ := filepath.Glob(filepath.Join(s.o.Home, "projects", "*", "memory"))
-	sort.Strings(dirs)
+	var dirs []string
+	if s.personal {
+		dirs, _ = filepath.Glob(filepath.Join(s.o.Home, "projects", "*", "memory"))
+		sort.Strings(dirs)
+	}
 	seen := map[string]int{}
 	var out []Project
 	for _, d := range dirs {
@@ -346,11 +392,11 @@ func (s *syncer) projects() []Project {
 	for _, p := range s.o.Projects {
 		d := filepath.Clean(p.Dir)
 		if i, ok := seen[d]; ok {
-			out[i].Root = p.Root
+			out[i].Root, out[i].Identity = p.Root, p.Identity
 			continue
 		}
 		seen[d] = len(out)
-		out = append(out, Project{Dir: d, Root: p.Root})
+		out = append(out, Project{Dir: d, Root: p.Root, Identity: p.Identity})
 	}
 	return out
 }

@@ -51,7 +51,7 @@ func (s *syncer) look(p Project, folders map[string]string) (*view, error) {
 	folders[v.folder] = p.Dir
 	_, err = os.Stat(p.Dir)
 	v.exists = err == nil
-	v.cache = loadCache(s.o.Home, v.folder, s.url, p.Dir)
+	v.cache = loadCache(s.state, v.folder, s.url, p.Dir)
 	if v.scan, err = scanDir(p.Dir, time.Now()); err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (s *syncer) project(v *view, tr *trees, cat *catFile, push map[string][]byt
 		return nil, err
 	}
 	defer lk.Release()
-	if p.Root != "" {
+	if p.Root != "" && p.Identity == "" {
 		if err := canonical.ClaimRoot(p.Dir, p.Root); err != nil {
 			return nil, err
 		}
@@ -141,9 +141,13 @@ func hasFolder(tree map[string]string, folder string) bool {
 	return false
 }
 
-// identity is the project's identity: recorded at its first sync, else
-// from its root. ok is false for a directory that records no root.
+// identity is the project's identity: the one given, else the one
+// recorded at its first sync, else from its root. It is "" for a
+// directory that records no root.
 func identity(p Project) (id string, record bool, err error) {
+	if p.Identity != "" {
+		return p.Identity, false, nil
+	}
 	if id, err := canonical.RecordedIdentity(p.Dir); err != nil || id != "" {
 		return id, false, err
 	}

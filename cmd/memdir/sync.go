@@ -27,6 +27,45 @@ func (a *app) sync(ctx context.Context, ws *workspace) (*memsync.Result, error) 
 	return memsync.Sync(ctx, opts)
 }
 
+// teamSync syncs the project's team memory through its team remote:
+// nil, nil unless the project proposes one and the user accepted it.
+// Team memory found in the remote on a first sync is made with its
+// .gitignore, as a first team add makes it.
+func (a *app) teamSync(ctx context.Context, ws *workspace) (*memsync.Result, error) {
+	if v, ok := ws.settings.Lookup("team.remote"); !ok || v.Value == "" || ws.loc.Source == canonical.SourceAgent {
+		return nil, nil
+	}
+	tr, err := a.teamRemoteIn(ws.repo, ws.settings)
+	if err != nil || !tr.Accepted {
+		return nil, err
+	}
+	tm, err := a.team(ws, false)
+	if err != nil || tm == nil {
+		return nil, err
+	}
+	root := firstNonEmpty(ws.repo.WorkTree, ws.repo.Root)
+	opts := memsync.Options{Home: tr.home, LockTimeout: tm.dir.LockTimeout, Now: a.now,
+		Projects: []memsync.Project{{Dir: tm.dir.Path, Root: root, Identity: tr.Project}}}
+	res, err := memsync.SyncTeam(ctx, opts, tr.Proposed)
+	if err != nil {
+		return nil, fmt.Errorf("team memory: %w", err)
+	}
+	if tm.dir.Exists() {
+		if err := a.makeTeamDir(root, tm.rel, tm.dir.Path); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// syncReport is what `memdir sync --json` prints: the personal sync's
+// result (absent with no sync remote) and, under "team", the team
+// memory's (absent with no accepted team remote).
+type syncReport struct {
+	*memsync.Result
+	Team *memsync.Result `json:"team,omitempty"`
+}
+
 // counts sums the files a sync pulled and pushed.
 func counts(res *memsync.Result) (pulled, pushed int) {
 	for _, p := range res.Projects {
@@ -44,7 +83,7 @@ const sessionSyncKey = "sync.at_session_start"
 func newSyncCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sync",
-		Short: "Pull then push your memory of every project through your sync remote",
+		Short: "Pull then push your memory through your sync remote (and the team's)",
 		Long: `sync fetches your sync remote (memdir remote set URL), merges it with the
 memory of every project under memdir's home and of the project you run it
 in, and pushes the result. A project is known by its normalised origin URL,
@@ -53,6 +92,11 @@ MEMORY.md merges by entry, topics as text; when both machines changed the
 same lines of a topic, the file keeps this machine's version and the other
 is kept beside it as <name>.conflict-<id>.md. Private topics and files that
 hold a credential are never pushed. See docs/sync.md.
+
+When the project's settings propose a team remote (team.remote) and you
+accepted it (memdir remote team accept), sync also pulls, merges and
+pushes the project's team memory there, and nothing else: see
+docs/team.md.
 
 Once a remote is set, a session-start hook (memdir context --format
 claude-hook) starts a sync in the background, at most once every 5
@@ -63,7 +107,8 @@ first off.
 Examples:
   memdir remote set git@github.com:me/memory.git
   memdir sync
-  memdir sync --json`,
+  memdir sync --json
+  memdir remote team accept && memdir sync   # team memory too`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSync(cmd.Context(), a) },
 	}
@@ -79,32 +124,54 @@ func runSync(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
-	res, err := a.sync(ctx, ws)
-	if errors.Is(err, memsync.ErrNoRemote) {
-		return usagef("no sync remote is set: run `memdir remote set URL` first (a private git repository you own)")
-	}
-	if err != nil {
+	var rep syncReport
+	rep.Result, err = a.sync(ctx, ws)
+	if err != nil && !errors.Is(err, memsync.ErrNoRemote) {
 		return err
 	}
-	for _, p := range res.Projects {
-		for _, s := range p.Skipped {
-			a.warn("%s: %s not pushed: %s", p.Identity, s.File, s.Reason)
-		}
+	if rep.Team, err = a.teamSync(ctx, ws); err != nil {
+		return err
 	}
-	for _, w := range res.Warnings {
-		a.warn("%s", w)
+	if rep.Result == nil && rep.Team == nil {
+		return usagef("no sync remote is set: run `memdir remote set URL` first (a private git repository you own)")
 	}
+	a.reportSync(rep.Result, "")
+	a.reportSync(rep.Team, "team memory ")
 	if a.json {
-		return a.writeJSON(res)
+		return a.writeJSON(rep)
 	}
-	pulled, pushed := counts(res)
-	fmt.Fprintf(a.out, "synced with %s: %d files pulled, %d pushed\n", res.Remote, pulled, pushed)
-	for _, p := range res.Projects {
-		for _, c := range p.Conflicts {
-			fmt.Fprintf(a.out, "conflict: %s: both machines changed a topic; the other version is in %s (merge it by hand, then remove it)\n", p.Identity, c)
+	for _, r := range []struct {
+		res  *memsync.Result
+		what string
+	}{{rep.Result, ""}, {rep.Team, "team memory "}} {
+		if r.res == nil {
+			continue
+		}
+		pulled, pushed := counts(r.res)
+		fmt.Fprintf(a.out, "synced %swith %s: %d files pulled, %d pushed\n", r.what, r.res.Remote, pulled, pushed)
+		for _, p := range r.res.Projects {
+			for _, c := range p.Conflicts {
+				fmt.Fprintf(a.out, "conflict: %s%s: both sides changed a topic; the other version is in %s (merge it by hand, then remove it)\n", r.what, p.Identity, c)
+			}
 		}
 	}
 	return nil
+}
+
+// reportSync warns, on stderr, of the files a sync kept back and of what
+// went wrong after its push.
+func (a *app) reportSync(res *memsync.Result, what string) {
+	if res == nil {
+		return
+	}
+	for _, p := range res.Projects {
+		for _, s := range p.Skipped {
+			a.warn("%s%s: %s not pushed: %s", what, p.Identity, s.File, s.Reason)
+		}
+	}
+	for _, w := range res.Warnings {
+		a.warn("%s%s", what, w)
+	}
 }
 
 // syncAtSessionStart starts `memdir sync` as a detached process when a
@@ -121,7 +188,7 @@ func (a *app) syncAtSessionStart(ws *workspace) {
 	if err != nil {
 		return
 	}
-	if due, err := memsync.ClaimBackground(home, a.wall()); err != nil || !due {
+	if due, err := memsync.ClaimBackground(home, a.wall(), a.teamRemoteAccepted(ws)); err != nil || !due {
 		return
 	}
 	if startDetached("--cwd", ws.cwd, "sync") == nil {
@@ -145,20 +212,38 @@ func (a *app) syncEvery(ctx context.Context, ws *workspace, interval time.Durati
 	}
 }
 
-// syncRound runs one sync and logs one line about it; with no remote set
-// it does nothing and logs nothing.
+// teamRemoteAccepted reports whether the project proposes a team remote
+// the user accepted.
+func (a *app) teamRemoteAccepted(ws *workspace) bool {
+	if v, ok := ws.settings.Lookup("team.remote"); !ok || v.Value == "" {
+		return false
+	}
+	tr, err := a.teamRemoteIn(ws.repo, ws.settings)
+	return err == nil && tr.Accepted
+}
+
+// syncRound runs one sync, and one of the team memory when its team
+// remote is accepted, and logs one line about each; with no remote it
+// does nothing and logs nothing.
 func (a *app) syncRound(ctx context.Context, ws *workspace, log func(string)) {
 	res, err := a.sync(ctx, ws)
+	a.logSync(ctx, "sync", res, err, log)
+	res, err = a.teamSync(ctx, ws)
+	a.logSync(ctx, "sync team memory", res, err, log)
+}
+
+func (a *app) logSync(ctx context.Context, what string, res *memsync.Result, err error, log func(string)) {
 	switch {
 	case errors.Is(err, memsync.ErrNoRemote):
 	case err != nil && ctx.Err() != nil:
 	case err != nil:
-		log("sync: " + err.Error())
+		log(what + ": " + err.Error())
+	case res == nil:
 	default:
 		pulled, pushed := counts(res)
-		log(fmt.Sprintf("sync: %s: %d files pulled, %d pushed", res.Remote, pulled, pushed))
+		log(fmt.Sprintf("%s: %s: %d files pulled, %d pushed", what, res.Remote, pulled, pushed))
 		for _, w := range res.Warnings {
-			log("sync: " + w)
+			log(what + ": " + w)
 		}
 	}
 }

@@ -128,6 +128,11 @@ func (a *app) teamRemote() (teamRemote, error) {
 	if err != nil {
 		return teamRemote{}, err
 	}
+	return a.teamRemoteIn(repo, s)
+}
+
+// teamRemoteIn is teamRemote for a project already resolved.
+func (a *app) teamRemoteIn(repo canonical.Repo, s *settings.Settings) (teamRemote, error) {
 	home, err := canonical.Home(a.getenv, s.TrustHome())
 	if err != nil {
 		return teamRemote{}, err
