@@ -5,9 +5,14 @@
 // folder trust), the agent has one memory (memdir's, not a second store
 // beside it, and MEMORY.md loaded once), the memory directory is readable,
 // MEMORY.md is within its load caps, and in log mode something runs the
-// dream. Each finding names the one command that fixes it.
+// dream. The project's team memory, when it has one, is inside the
+// project, its index is within its caps with no dangling entry, no
+// conflict copy a git pull or sync left waits to be merged, and this clone
+// registers the merge driver its .gitattributes names. Each finding names
+// the one command that fixes it.
 //
-// Doctor only reads. Whether setup's wiring is in place is asked of setup
+// Doctor only reads (team memory through its store, which refuses a link
+// out of it). Whether setup's wiring is in place is asked of setup
 // itself (agentsetup.Plan: a plan that would change a file means it is
 // not); what each client records about trust comes from docs/agents.md.
 package doctor
@@ -40,6 +45,7 @@ const (
 // Check is one finding.
 type Check struct {
 	Agent  string `json:"agent,omitempty"`
+	Scope  string `json:"scope,omitempty"` // ScopeTeam for team memory's checks
 	Name   string `json:"name"`
 	Status Status `json:"status"`
 	Detail string `json:"detail"`
@@ -61,6 +67,8 @@ type Options struct {
 	// Scheduled reports whether something runs `memdir daemon` or `memdir
 	// dream` on a schedule (cron, a systemd or launchd unit), and where.
 	Scheduled func() (string, bool)
+	// Team is the project's team memory; nil when it has none.
+	Team *Team
 }
 
 // Failed reports whether any check failed.
@@ -88,7 +96,11 @@ func Run(o Options) []Check {
 	for _, a := range agents {
 		out = append(out, agentChecks(o, a)...)
 	}
-	return append(out, memoryChecks(o)...)
+	out = append(out, memoryChecks(o)...)
+	if o.Team != nil {
+		out = append(out, teamChecks(o.Team)...)
+	}
+	return out
 }
 
 // setupOptions are setup's options for agent in one scope.

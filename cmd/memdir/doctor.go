@@ -28,6 +28,12 @@ readable, MEMORY.md is within its load caps, and in log mode something runs
 the dream. A team remote the project's settings propose and you have not
 accepted is a warning. Each problem comes with the one command that fixes it.
 
+The project's team memory (docs/team.md), when it has one, is checked too,
+each line marked team ("scope": "team" in JSON): team.dir stays inside the
+project, its MEMORY.md is within its caps with no dangling entry, no
+conflict copy a git pull or sync left waits to be merged, and this clone
+registers memdir's merge driver that its .gitattributes names.
+
 Without an agent, every agent setup wired here is checked. Exit 0 when all
 is well, 1 when something is wrong.
 
@@ -64,7 +70,8 @@ func runDoctor(a *app, agents []string) error {
 	home := a.getenv("HOME")
 	checks := doctor.Run(doctor.Options{Agents: agents, Home: home, Root: root, Getenv: a.getenv,
 		MemoryDir: loc.Dir, Program: a.defaultProgram(true), LookPath: exec.LookPath, LogMode: mode == memdir.Log,
-		Scheduled: func() (string, bool) { return doctor.FindSchedule(home, userCrontab) }})
+		Scheduled: func() (string, bool) { return doctor.FindSchedule(home, userCrontab) },
+		Team:      a.doctorTeam(&workspace{repo: repo, loc: loc, settings: s})})
 	if n := a.teamRemoteNotice(); n != "" {
 		checks = append(checks, doctor.Check{Name: "team-remote", Status: doctor.Warn, Detail: n,
 			Fix: "memdir remote team accept (only if you trust the remote this project names)"})
@@ -79,6 +86,9 @@ func runDoctor(a *app, agents []string) error {
 			if c.Agent != "" {
 				name = c.Agent + " " + name
 			}
+			if c.Scope != "" {
+				name = c.Scope + " " + name
+			}
 			fmt.Fprintf(a.out, "%-4s %s: %s\n", c.Status, name, c.Detail)
 			if c.Fix != "" && c.Status != doctor.OK {
 				fmt.Fprintf(a.out, "     fix: %s\n", c.Fix)
@@ -89,6 +99,19 @@ func runDoctor(a *app, agents []string) error {
 		return errFound
 	}
 	return nil
+}
+
+// doctorTeam is the team memory doctor checks: nil when the project has
+// none; a team.dir refused is reported, never read.
+func (a *app) doctorTeam(ws *workspace) *doctor.Team {
+	tm, err := a.teamExisting(ws)
+	switch {
+	case err != nil:
+		return &doctor.Team{Rel: teamSetting(ws), Refused: err}
+	case tm == nil:
+		return nil
+	}
+	return &doctor.Team{Rel: tm.rel, Dir: tm.dir}
 }
 
 // userCrontab is the user's crontab, or "" when there is none (or no

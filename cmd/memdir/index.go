@@ -11,7 +11,7 @@ import (
 )
 
 type indexOptions struct {
-	check, rebuild, fit bool
+	check, rebuild, fit, team bool
 }
 
 func newIndexCmd(a *app) *cobra.Command {
@@ -25,16 +25,21 @@ units, cut at the last line break inside the limit), then Claude's one-line
 warning when anything was cut, and a final newline. The entries that were
 not loaded are named on standard error (ten at most; --check names them all).
 
---check   report dangling links, unindexed topics, duplicates, long lines
+--check   report dangling links, unindexed topics, duplicates, long lines,
+          and the conflict copies a sync or git pull kept
 --rebuild rewrite the index from the topic files (hand-written lines stay);
           when entries would land past a cap, where agents do not load
           them, it is fitted as --fit does
 --fit     rewrite it to stay under 70% of both caps; entries that do not fit
           move to MEMORY-<type>.md overflow indexes, no topic is deleted
+--team    the project's team memory index (docs/team.md) instead of
+          yours, printed, checked, rebuilt or fitted; --check marks its
+          findings "team:" ("scope": "team" in JSON). lint checks both
 
 Examples:
   memdir index
   memdir index --check
+  memdir index --check --team
   memdir index --rebuild --json
   memdir index --fit`,
 		Args: exactArgs(0, "no arguments"),
@@ -44,6 +49,7 @@ Examples:
 	f.BoolVar(&opts.check, "check", false, "check the index against the topic files")
 	f.BoolVar(&opts.rebuild, "rebuild", false, "rebuild the index from the topic files")
 	f.BoolVar(&opts.fit, "fit", false, "fit the index under 70% of its caps")
+	f.BoolVar(&opts.team, "team", false, "the project's team memory index instead of yours")
 	return cmd
 }
 
@@ -56,6 +62,7 @@ type viewJSON struct {
 	Warning   string      `json:"warning,omitempty"`
 	Loaded    []entryJSON `json:"loaded"`
 	Dropped   []entryJSON `json:"dropped"`
+	Scope     string      `json:"scope,omitempty"`
 }
 
 // entryJSON is an index entry as read commands print it.
@@ -81,28 +88,40 @@ func runIndex(a *app, opts indexOptions) error {
 	if err != nil {
 		return err
 	}
-	d := ws.dir
+	t := indexTarget{dir: ws.dir, name: "MEMORY.md"}
+	if opts.team {
+		if t.dir, _, err = a.scopeDir(ws, true); err != nil {
+			return err
+		}
+		t.rel = teamSetting(ws)
+		t.scope, t.name = scopeTeam, t.rel+"/MEMORY.md"
+	}
 	switch {
 	case opts.check:
-		findings, err := d.CheckIndex()
+		findings, err := t.dir.CheckIndex()
 		if err != nil {
 			return err
 		}
-		return a.report(findings)
+		// A conflict copy is no orphan to index: it waits to be merged.
+		findings = t.dir.ConflictCopies(findings)
+		if opts.team {
+			return a.report(teamFindings(t.rel, findings))
+		}
+		return a.report(personalFindings(findings))
 	case opts.rebuild, opts.fit:
-		return a.rewriteIndex(d, opts.fit)
+		return a.rewriteIndex(t, opts.fit)
 	}
-	data, err := d.IndexBytes()
+	data, err := t.dir.IndexBytes()
 	if err != nil {
 		return err
 	}
 	v := index.Load(data, index.DefaultCaps)
 	if a.json {
 		return a.writeJSON(viewJSON{Text: v.Text, Lines: v.Lines, Bytes: v.Bytes, Truncated: v.Truncated,
-			Warning: v.Warning, Loaded: entriesJSON(v.Loaded), Dropped: entriesJSON(v.Dropped)})
+			Warning: v.Warning, Loaded: entriesJSON(v.Loaded), Dropped: entriesJSON(v.Dropped), Scope: t.scope})
 	}
 	if note := v.DroppedNote(10); note != "" {
-		a.warn("%s", note)
+		a.warn("%s", t.fixes(note))
 	}
 	if v.Text == "" {
 		return nil
@@ -111,9 +130,27 @@ func runIndex(a *app, opts indexOptions) error {
 	return err
 }
 
-// rewriteIndex runs index --rebuild, or --fit, and says what MEMORY.md
+// indexTarget is the index a command acts on: yours, or with --team the
+// team memory's.
+type indexTarget struct {
+	dir   *memdir.Dir
+	scope string // scopeTeam for team memory
+	rel   string // team memory's directory in the project
+	name  string // the index as text names it
+}
+
+// fixes turns the commands a message suggests into the target's form.
+func (t indexTarget) fixes(msg string) string {
+	if t.scope == scopeTeam {
+		return teamFixes.Replace(msg)
+	}
+	return msg
+}
+
+// rewriteIndex runs index --rebuild, or --fit, and says what the index
 // is now.
-func (a *app) rewriteIndex(d *memdir.Dir, fit bool) error {
+func (a *app) rewriteIndex(t indexTarget, fit bool) error {
+	d := t.dir
 	op, verb := d.Rebuild, "rebuilt"
 	if fit {
 		op, verb = d.Fit, "fitted"
@@ -135,16 +172,19 @@ func (a *app) rewriteIndex(d *memdir.Dir, fit bool) error {
 		if problems == nil {
 			problems = []memdir.Problem{}
 		}
-		err = a.writeJSON(indexWriteJSON{Action: verb, Lines: p.Lines, Bytes: p.Bytes, Warning: p.Message(),
-			Overflow: append([]string{}, overflow...), LeftOut: problems})
+		err = a.writeJSON(struct {
+			indexWriteJSON
+			Scope string `json:"scope,omitempty"`
+		}{indexWriteJSON{Action: verb, Lines: p.Lines, Bytes: p.Bytes, Warning: t.fixes(p.Message()),
+			Overflow: append([]string{}, overflow...), LeftOut: problems}, t.scope})
 	} else {
-		fmt.Fprintf(a.out, "%s MEMORY.md: %d lines, %d characters\n", verb, p.Lines, p.Bytes)
+		fmt.Fprintf(a.out, "%s %s: %d lines, %d characters\n", verb, t.name, p.Lines, p.Bytes)
 		if len(overflow) > 0 {
 			fmt.Fprintf(a.out, "entries past 70%% of the caps are listed in %s\n", strings.Join(overflow, ", "))
 		}
 	}
 	if msg := p.Message(); msg != "" {
-		a.warn("%s", msg)
+		a.warn("%s", t.fixes(msg))
 	}
 	return err
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -10,42 +13,113 @@ import (
 	"github.com/memdir/memdir/memgit"
 )
 
+type lintOptions struct {
+	team bool
+}
+
 func newLintCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var opts lintOptions
+	cmd := &cobra.Command{
 		Use:   "lint",
-		Short: "Check the memory directory",
+		Short: "Check the memory directory and the project's team memory",
 		Long: `Check everything: MEMORY.md (dangling links, topics missing from it,
 duplicate lines, long lines, stray content, size caps), every topic file's
 frontmatter, expired project facts, secrets on disk, special files (a FIFO
 or device where a memory file belongs) and git lock files memdir did not
-take, which stop its commits, and the conflict copies a sync kept
-(<topic>.conflict-<hash>.md) until a person merges them. Exits 1 when it
-finds anything.
+take, which stop its commits, and the conflict copies a sync or git pull
+kept (<topic>.conflict-<hash>.md) until a person merges them. Exits 1 when
+it finds anything.
+
+The project's team memory (docs/team.md) gets the same checks. Its
+findings start with "team:" and name the file by its path in the project
+(in JSON: "scope": "team", the file relative to the team directory). A
+team.dir that leads out of the project is one finding, and nothing there
+is read. --team checks only team memory.
 
 Examples:
   memdir lint
+  memdir lint --team
   memdir lint --json`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(*cobra.Command, []string) error { return runLint(a) },
+		RunE: func(*cobra.Command, []string) error { return runLint(a, opts) },
 	}
+	cmd.Flags().BoolVar(&opts.team, "team", false, "check only the project's team memory")
+	return cmd
 }
 
-func runLint(a *app) error {
+func runLint(a *app, opts lintOptions) error {
 	ws, err := a.workspace()
 	if err != nil {
 		return err
 	}
-	if !ws.dir.Exists() {
-		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
-	}
-	findings, err := ws.dir.Lint()
+	tm, refused, err := a.lintTeam(ws, opts.team)
 	if err != nil {
 		return err
 	}
-	findings = ws.dir.ConflictCopies(findings)
-	findings = append(findings, ws.dir.SpecialFiles()...)
-	findings = append(findings, gitLockFindings(ws.loc.Dir, a.wall())...)
+	var findings []lintFinding
+	if !opts.team && ws.dir.Exists() {
+		fs, err := lintDir(ws.dir)
+		if err != nil {
+			return err
+		}
+		fs = append(fs, gitLockFindings(ws.loc.Dir, a.wall())...)
+		findings = personalFindings(fs)
+	} else if !opts.team && tm == nil && refused == nil {
+		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
+	}
+	if refused != nil {
+		findings = append(findings, *refused)
+	}
+	if tm != nil {
+		fs, err := lintDir(tm.dir)
+		if err != nil {
+			return fmt.Errorf("team memory %s: %w", tm.rel, err)
+		}
+		findings = append(findings, teamFindings(tm.rel, fs)...)
+	}
 	return a.report(findings)
+}
+
+// lintDir makes every check of one memory directory but git's locks.
+func lintDir(d *memdir.Dir) ([]memdir.Finding, error) {
+	findings, err := d.Lint()
+	if err != nil {
+		return nil, err
+	}
+	findings = d.ConflictCopies(findings)
+	return append(findings, d.SpecialFiles()...), nil
+}
+
+// lintTeam opens the team memory lint checks: nil when the project has
+// none, or a finding instead when team.dir was refused (nothing outside
+// the project is read then). With only (--team), no team memory is bad
+// usage.
+func (a *app) lintTeam(ws *workspace, only bool) (*teamMemory, *lintFinding, error) {
+	if only {
+		if _, _, err := a.scopeDir(ws, true); err != nil {
+			return nil, nil, err
+		}
+	}
+	if a.agentType != "" {
+		return nil, nil, nil
+	}
+	tm, err := a.teamExisting(ws)
+	if err != nil {
+		rel := teamSetting(ws)
+		return nil, &lintFinding{Finding: memdir.Finding{Kind: "team-dir", Level: memdir.LevelError, File: rel,
+			Msg: "team memory left out: " + err.Error()}, Scope: scopeTeam, shown: rel}, nil
+	}
+	return tm, nil, nil
+}
+
+// teamSetting is the team.dir setting (or its default), cleaned and
+// slash-separated, as team memory's findings name it.
+func teamSetting(ws *workspace) string {
+	rel := ws.settings.Get("team.dir")
+	if rel == "" {
+		rel = teamDefault
+	}
+	return filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel)))
 }
 
 // gitLockFindings reports the git locks memdir cannot prove are its own:
@@ -63,8 +137,54 @@ func gitLockFindings(dir string, now time.Time) []memdir.Finding {
 	return out
 }
 
+// lintFinding is a finding as lint and index --check print it. One made
+// in team memory carries "scope": "team" in JSON; in text it starts with
+// "team: " and names its file by the path in the project.
+type lintFinding struct {
+	memdir.Finding
+	Scope string `json:"scope,omitempty"`
+	shown string // the file as text names it, for a team finding
+}
+
+func (f lintFinding) String() string {
+	if f.Scope == "" {
+		return f.Finding.String()
+	}
+	g := f.Finding
+	g.File = f.shown
+	return f.Scope + ": " + g.String()
+}
+
+func personalFindings(fs []memdir.Finding) []lintFinding {
+	out := make([]lintFinding, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, lintFinding{Finding: f})
+	}
+	return out
+}
+
+// teamFixes words findings for team memory: the commands they suggest
+// take --team, and a conflict copy there is a teammate's version that git
+// pull (memdir's merge driver) or a team remote's sync kept.
+var teamFixes = strings.NewReplacer(
+	"`memdir index --rebuild`", "`memdir index --rebuild --team`",
+	"`memdir index --fit`", "`memdir index --fit --team`",
+	"another machine's version of", "a teammate's version of",
+	"which a sync could not merge", "which git pull or a sync could not merge")
+
+// teamFindings marks the findings made in the team memory at rel (its
+// path in the project).
+func teamFindings(rel string, fs []memdir.Finding) []lintFinding {
+	out := make([]lintFinding, 0, len(fs))
+	for _, f := range fs {
+		f.Msg = teamFixes.Replace(f.Msg)
+		out = append(out, lintFinding{Finding: f, Scope: scopeTeam, shown: path.Join(rel, f.File)})
+	}
+	return out
+}
+
 // report prints findings; any error among them makes the exit status 1.
-func (a *app) report(findings []memdir.Finding) error {
+func (a *app) report(findings []lintFinding) error {
 	errs := 0
 	for _, f := range findings {
 		if f.Level == memdir.LevelError {
@@ -73,7 +193,7 @@ func (a *app) report(findings []memdir.Finding) error {
 	}
 	if a.json {
 		if findings == nil {
-			findings = []memdir.Finding{}
+			findings = []lintFinding{}
 		}
 		if err := a.writeJSON(findings); err != nil {
 			return err
