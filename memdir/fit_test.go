@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -159,4 +160,31 @@ func TestRebuildKeepsVisibleEntries(t *testing.T) {
 		t.Fatalf("overflow indexes %q: the rebuild hid entries that were all loaded", got)
 	}
 	mustContain(t, filepath.Join(d.Path, IndexFile), "(project_fact_009.md)", "note 249 a person wrote")
+}
+
+// TestIndexLeavesConflictCopiesOut: a conflict copy a sync or git pull
+// kept beside a topic is not a topic of its own: rebuild and fit never
+// give it an index line (lint lists it until a person merges it).
+func TestIndexLeavesConflictCopiesOut(t *testing.T) {
+	d := newTestDir(t)
+	writeFact(t, d, 1, 1)
+	data, err := os.ReadFile(filepath.Join(d.Path, "project_fact_001.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d.Path, "project_fact_001.conflict-0a1b2c3.md"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, op := range map[string]func() ([]Problem, error){"rebuild": d.Rebuild, "fit": d.Fit} {
+		if _, err := op(); err != nil {
+			t.Fatal(err)
+		}
+		idx, err := os.ReadFile(filepath.Join(d.Path, IndexFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(idx), "conflict-") || !strings.Contains(string(idx), "(project_fact_001.md)") {
+			t.Errorf("after %s, MEMORY.md is\n%s\nwant the topic listed and its conflict copy not", name, idx)
+		}
+	}
 }

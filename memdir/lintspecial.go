@@ -44,6 +44,19 @@ func (d *Dir) SpecialFiles() []Finding {
 // a topic in when both sides changed it: <stem>.conflict-<7 hex>.md.
 var conflictCopy = regexp.MustCompile(`^(.+)\.conflict-[0-9a-f]{7}\.md$`)
 
+// ConflictCopy reports whether name (a base name) is a conflict copy: the
+// other side's version of a topic that a sync or git pull could not
+// merge, kept beside it as <stem>.conflict-<7 hex>.md. topic is the
+// topic's file name. A copy is read and searched like a topic, but is
+// never given an index line: lint lists it until a person merges it.
+func ConflictCopy(name string) (topic string, ok bool) {
+	m := conflictCopy.FindStringSubmatch(name)
+	if m == nil {
+		return "", false
+	}
+	return m[1] + ".md", true
+}
+
 // ConflictCopies reports the topics a sync could not merge: each copy
 // stays, and is listed, until a person merges it into its topic and
 // removes it. The orphan findings Lint makes for these files are dropped.
@@ -51,8 +64,8 @@ func (d *Dir) ConflictCopies(findings []Finding) []Finding {
 	ents, _ := os.ReadDir(d.Path)
 	copies := map[string]string{}
 	for _, e := range ents {
-		if m := conflictCopy.FindStringSubmatch(e.Name()); m != nil && e.Type().IsRegular() {
-			copies[e.Name()] = m[1] + ".md"
+		if topic, ok := ConflictCopy(e.Name()); ok && e.Type().IsRegular() {
+			copies[e.Name()] = topic
 		}
 	}
 	var out []Finding

@@ -11,8 +11,8 @@ import (
 	"github.com/memdir/memdir/typesx"
 )
 
-// metas reads every topic for the index operations; private topics stay
-// out of the index.
+// metas reads every topic for the index operations; private topics and
+// conflict copies stay out of the index.
 func (d *Dir) metas() ([]index.Meta, []Problem, error) {
 	topics, problems, err := d.List()
 	if err != nil {
@@ -20,7 +20,7 @@ func (d *Dir) metas() ([]index.Meta, []Problem, error) {
 	}
 	var metas []index.Meta
 	for _, t := range topics {
-		if t.Private {
+		if _, copy := ConflictCopy(t.File); t.Private || copy {
 			continue
 		}
 		metas = append(metas, index.Meta{Entry: entryOf(t), Type: t.Type, Modified: t.Modified})

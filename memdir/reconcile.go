@@ -136,7 +136,10 @@ func (d *Dir) reconcileOnce(req ReconcileRequest) (ReconcileResult, map[string]*
 			return ReconcileResult{}, nil, nil, err
 		}
 	}
-	files = slices.DeleteFunc(slices.Clone(files), func(f string) bool { return !IsTopicFile(f) || strings.ContainsAny(f, `/\`) })
+	files = slices.DeleteFunc(slices.Clone(files), func(f string) bool {
+		_, copy := ConflictCopy(f)
+		return copy || !IsTopicFile(f) || strings.ContainsAny(f, `/\`)
+	})
 	seen := d.scanTopics(files)
 	set, err := d.loadIndexes()
 	if err != nil {

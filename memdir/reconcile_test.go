@@ -48,6 +48,12 @@ func TestReconcile(t *testing.T) {
 		want:    "# Memory\n\n- [Role](user_role.md) — Staff engineer\n- [Testing policy](feedback_testing.md) — Real database\n",
 		wantRes: ReconcileResult{Updated: []string{"user_role.md"}, Paths: []string{"MEMORY.md", "user_role.md"}},
 	}, {
+		name:  "a conflict copy gets no line",
+		index: twoLines,
+		files: map[string]string{"user_role.conflict-0a1b2c3.md": topicText("Role", "Staff engineer", "user")},
+		req:   ReconcileRequest{Files: []string{"user_role.conflict-0a1b2c3.md"}},
+		want:  twoLines,
+	}, {
 		name:  "rename keeps the line in place",
 		index: twoLines,
 		files: map[string]string{"user_role.md": "", "user_job.md": topicText("Role", "Senior Go engineer", "user")},
