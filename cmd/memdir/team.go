@@ -126,6 +126,14 @@ func (a *app) team(ws *workspace, create bool) (*teamMemory, error) {
 	if filepath.Clean(dir) == filepath.Clean(ws.loc.Dir) {
 		return nil, usagef("team.dir %q is the personal memory directory too: give team memory a directory of its own, such as %s", rel, teamDefault)
 	}
+	// memdir's state inside it (.memdir/) is where the lock and the search
+	// index go: one a clone linked out of the directory, or made a file,
+	// is refused before anything is read or written.
+	if fi, err := atomicfile.StatInside(dir, memdir.StateDir); errors.Is(err, atomicfile.ErrOutside) {
+		return nil, teamOutside(rel, root, "keeps its state ("+memdir.StateDir+") through a symbolic link out of the team directory")
+	} else if err == nil && !fi.IsDir() {
+		return nil, usagef("team memory %s: %s is not a directory; remove it", rel, memdir.StateDir)
+	}
 	if create {
 		if err := a.makeTeamDir(root, rel, dir); err != nil {
 			return nil, err
@@ -153,14 +161,6 @@ func (a *app) makeTeamDir(root, rel, dir string) error {
 			return teamOutside(rel, root, "leads out of the project through a symbolic link")
 		}
 		return fmt.Errorf("team memory: %w", err)
-	}
-	// memdir's state inside it (.memdir/) is where the lock and the search
-	// index go: one a clone linked out of the directory, or made a file,
-	// is refused before anything is written.
-	if fi, err := atomicfile.StatInside(dir, memdir.StateDir); errors.Is(err, atomicfile.ErrOutside) {
-		return teamOutside(rel, root, "keeps its state ("+memdir.StateDir+") through a symbolic link out of the team directory")
-	} else if err == nil && !fi.IsDir() {
-		return usagef("team memory %s: %s is not a directory; remove it", rel, memdir.StateDir)
 	}
 	made, err := memgit.EnsureIgnore(dir)
 	if err != nil || !made {
