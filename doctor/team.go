@@ -33,13 +33,9 @@ type Team struct {
 	Refused error
 }
 
-// driverLabel is the merge.memdir.name `memdir init` registers (see
-// memsync.RegisterDriver); git shows it, the driver does not need it.
-const driverLabel = "memdir: indexes by entry, topics as text, conflicts kept as copies"
-
 // RegisterDriverFix is the command that registers memdir's merge driver
 // in a clone, as docs/team.md gives it.
-var RegisterDriverFix = `git config merge.` + memsync.DriverName + `.name "` + driverLabel + `" && ` +
+var RegisterDriverFix = `git config merge.` + memsync.DriverName + `.name "` + memsync.DriverLabel + `" && ` +
 	`git config merge.` + memsync.DriverName + `.driver "` + memsync.DriverCommand + `"`
 
 // teamChecks: team memory is inside the project, its index is loadable

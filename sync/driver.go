@@ -24,6 +24,10 @@ const DriverName = "memdir"
 // PATH, so the driver follows an upgrade.
 const DriverCommand = "memdir sync merge-driver %O %A %B %P"
 
+// DriverLabel is the merge driver's description (merge.memdir.name); git
+// shows it, the driver does not need it.
+const DriverLabel = "memdir: indexes by entry, topics as text, conflicts kept as copies"
+
 // AttributesFile is the attributes file memdir writes into a memory
 // directory that lives in a git work tree.
 const AttributesFile = ".gitattributes"
@@ -125,7 +129,7 @@ func RegisterDriver(ctx context.Context, memDir, root string) (string, error) {
 	g := newGit(ctx, "")
 	config := filepath.Join(dirs.CommonDir, "config")
 	for _, kv := range [][2]string{
-		{"merge." + DriverName + ".name", "memdir: indexes by entry, topics as text, conflicts kept as copies"},
+		{"merge." + DriverName + ".name", DriverLabel},
 		{"merge." + DriverName + ".driver", DriverCommand},
 	} {
 		cmd := g.command("config", "--file", config, kv[0], kv[1])

@@ -164,13 +164,10 @@ func personalFindings(fs []memdir.Finding) []lintFinding {
 }
 
 // teamFixes words findings for team memory: the commands they suggest
-// take --team, and a conflict copy there is a teammate's version that git
-// pull (memdir's merge driver) or a team remote's sync kept.
+// take --team.
 var teamFixes = strings.NewReplacer(
 	"`memdir index --rebuild`", "`memdir index --rebuild --team`",
-	"`memdir index --fit`", "`memdir index --fit --team`",
-	"another machine's version of", "a teammate's version of",
-	"which a sync could not merge", "which git pull or a sync could not merge")
+	"`memdir index --fit`", "`memdir index --fit --team`")
 
 // teamFindings marks the findings made in the team memory at rel (its
 // path in the project).
