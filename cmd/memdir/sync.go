@@ -124,38 +124,45 @@ func runSync(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
+	// One remote failing does not keep the other from syncing: each
+	// result is shown, and either failure fails the command.
 	var rep syncReport
 	rep.Result, err = a.sync(ctx, ws)
-	if err != nil && !errors.Is(err, memsync.ErrNoRemote) {
-		return err
+	if errors.Is(err, memsync.ErrNoRemote) {
+		err = nil
 	}
-	if rep.Team, err = a.teamSync(ctx, ws); err != nil {
-		return err
-	}
-	if rep.Result == nil && rep.Team == nil {
+	var teamErr error
+	rep.Team, teamErr = a.teamSync(ctx, ws)
+	if err == nil && teamErr == nil && rep.Result == nil && rep.Team == nil {
 		return usagef("no sync remote is set: run `memdir remote set URL` first (a private git repository you own)")
+	}
+	err = errors.Join(err, teamErr)
+	if rep.Result == nil && rep.Team == nil {
+		return err
 	}
 	a.reportSync(rep.Result, "")
 	a.reportSync(rep.Team, "team memory ")
 	if a.json {
-		return a.writeJSON(rep)
+		return errors.Join(a.writeJSON(rep), err)
 	}
-	for _, r := range []struct {
-		res  *memsync.Result
-		what string
-	}{{rep.Result, ""}, {rep.Team, "team memory "}} {
-		if r.res == nil {
-			continue
-		}
-		pulled, pushed := counts(r.res)
-		fmt.Fprintf(a.out, "synced %swith %s: %d files pulled, %d pushed\n", r.what, r.res.Remote, pulled, pushed)
-		for _, p := range r.res.Projects {
-			for _, c := range p.Conflicts {
-				fmt.Fprintf(a.out, "conflict: %s%s: both sides changed a topic; the other version is in %s (merge it by hand, then remove it)\n", r.what, p.Identity, c)
-			}
+	a.printSync(rep.Result, "")
+	a.printSync(rep.Team, "team memory ")
+	return err
+}
+
+// printSync says what a sync did (what names it: "" for your own
+// memory) in a line, and a line for each conflict it kept.
+func (a *app) printSync(res *memsync.Result, what string) {
+	if res == nil {
+		return
+	}
+	pulled, pushed := counts(res)
+	fmt.Fprintf(a.out, "synced %swith %s: %d files pulled, %d pushed\n", what, res.Remote, pulled, pushed)
+	for _, p := range res.Projects {
+		for _, c := range p.Conflicts {
+			fmt.Fprintf(a.out, "conflict: %s%s: both sides changed a topic; the other version is in %s (merge it by hand, then remove it)\n", what, p.Identity, c)
 		}
 	}
-	return nil
 }
 
 // reportSync warns, on stderr, of the files a sync kept back and of what
