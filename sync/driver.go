@@ -12,6 +12,7 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/memdir"
 )
 
 // DriverName is the merge driver's name in .gitattributes and in git's
@@ -55,6 +56,12 @@ type FileMerge struct {
 	// sync writes it), and ConflictData is its content; "" when none.
 	Conflict     string
 	ConflictData []byte
+	// Restore names another memory that git's rename detection paired
+	// with this file (one side removed a topic and added an unrelated one
+	// that looks alike): it is not merged into this file but written back
+	// under its own name, and RestoreData is its content; "" when none.
+	Restore     string
+	RestoreData []byte
 }
 
 // MergeFile merges three versions of the memory file name exactly as a
@@ -75,6 +82,9 @@ func MergeFile(ctx context.Context, name string, base, ours, theirs []byte) (*Fi
 	if !Synced(name) {
 		return m.mergeMarked(base, ours, theirs)
 	}
+	if r := unpaired(name, base, ours, theirs); r != nil {
+		return r, nil
+	}
 	merged, clean, err := m.mergeText(base, ours, theirs)
 	if err != nil {
 		return nil, fmt.Errorf("merge %s: %w", name, err)
@@ -83,6 +93,52 @@ func MergeFile(ctx context.Context, name string, base, ours, theirs []byte) (*Fi
 		return &FileMerge{Merged: merged, Clean: true}, nil
 	}
 	return &FileMerge{Merged: ours, Clean: true, Conflict: conflictName(name, blobID(theirs)), ConflictData: theirs}, nil
+}
+
+// unpaired undoes a pairing git's rename detection made between two
+// memories: git merges a file under name when one side removed a topic
+// and added another that looks alike (small topics share their
+// frontmatter), so the three versions are not one memory (sameMemory).
+// The side that is not base's memory is the file at name; the
+// other is given back under its own file name (memdir.FileName of its
+// type and name). nil when the versions are one memory, or when it
+// cannot tell.
+func unpaired(name string, base, ours, theirs []byte) *FileMerge {
+	b, errB := memdir.ParseTopic(name, base)
+	o, errO := memdir.ParseTopic(name, ours)
+	t, errT := memdir.ParseTopic(name, theirs)
+	if errB != nil || errO != nil || errT != nil || sameMemory(o, t) {
+		return nil
+	}
+	// Exactly one side is base's memory: the other removed it and added
+	// one that git took for it. (When neither is, both sides renamed it,
+	// and git leaves that conflict, with both files, to the person.)
+	sameO, sameT := sameMemory(b, o), sameMemory(b, t)
+	if sameO == sameT {
+		return nil
+	}
+	here, other, otherData := ours, t, theirs
+	if sameO {
+		// Ours is base's memory; theirs was added at name.
+		here, other, otherData = theirs, o, ours
+	}
+	restore := memdir.FileName(other.Type, other.Name)
+	if restore == name {
+		return nil
+	}
+	return &FileMerge{Merged: here, Clean: true, Restore: restore, RestoreData: otherData}
+}
+
+// sameMemory reports whether two versions of a topic are one memory:
+// they keep one name, or one created stamp and one description (a topic
+// renamed on one side). Where the two cannot be told apart, a merge that
+// keeps them as two files loses nothing, while one that merges two
+// memories into one file mixes them: the test leans to two.
+func sameMemory(a, b *memdir.Topic) bool {
+	if a.Name == b.Name {
+		return true
+	}
+	return !a.Created.IsZero() && a.Created.Equal(b.Created) && a.Description == b.Description
 }
 
 // mergeMarked merges a file memdir does not own the way git would.

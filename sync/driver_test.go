@@ -149,3 +149,54 @@ func FuzzWriteAttributes(f *testing.F) {
 		}
 	})
 }
+
+// TestUnpaired: the driver keeps apart two memories git's rename
+// detection paired, and merges every version of one memory as one.
+func TestUnpaired(t *testing.T) {
+	topic := func(name, desc, created, body string) []byte {
+		return []byte("---\nname: " + name + "\ndescription: " + desc + "\ntype: reference\ncreated: " + created + "\n---\n\n" + body + "\n")
+	}
+	const t1, t2 = "2026-11-20T10:00:00Z", "2026-11-22T10:00:00Z"
+	start := topic("Team start", "Where team memory starts", t1, "Team memory starts here.")
+	edited := topic("Team start", "Where team memory starts", t1, "Team memory starts here.\nEdit by alice.")
+	bob := topic("Bob fact", "A fact from bob", t2, "Fact from bob.")
+	renamed := topic("Team beginning", "Where team memory starts", t1, "Team memory starts here.")
+	for _, tc := range []struct {
+		name                string
+		file                string
+		base, ours, theirs  []byte
+		wantHere            []byte // nil: merged as one memory
+		wantRestore         string
+		wantRestoreFromOurs bool
+	}{
+		{name: "one memory edited on both sides", file: "reference_team_start.md", base: start, ours: edited, theirs: start},
+		{name: "a rename on one side, an edit on the other", file: "reference_team_beginning.md", base: start, ours: renamed, theirs: edited},
+		{name: "ours removed it and added another", file: "reference_bob_fact.md", base: start, ours: bob, theirs: edited,
+			wantHere: bob, wantRestore: "reference_team_start.md"},
+		{name: "theirs removed it and added another", file: "reference_bob_fact.md", base: start, ours: edited, theirs: bob,
+			wantHere: bob, wantRestore: "reference_team_start.md", wantRestoreFromOurs: true},
+		{name: "both sides replaced it (git leaves that to the person)", file: "reference_team_start.md", base: start, ours: bob,
+			theirs: topic("Alice fact", "A fact from alice", t2, "Fact from alice.")},
+		{name: "a side that does not parse", file: "reference_bob_fact.md", base: start, ours: []byte("no frontmatter\n"), theirs: edited},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := unpaired(tc.file, tc.base, tc.ours, tc.theirs)
+			if tc.wantHere == nil {
+				if got != nil {
+					t.Fatalf("unpaired = restore %s, want the versions merged as one memory", got.Restore)
+				}
+				return
+			}
+			if got == nil {
+				t.Fatal("unpaired = nil, want the two memories kept apart")
+			}
+			want := tc.theirs
+			if tc.wantRestoreFromOurs {
+				want = tc.ours
+			}
+			if string(got.Merged) != string(tc.wantHere) || got.Restore != tc.wantRestore || string(got.RestoreData) != string(want) {
+				t.Errorf("unpaired = here %q, restore %s %q; want here %q, restore %s %q", got.Merged, got.Restore, got.RestoreData, tc.wantHere, tc.wantRestore, want)
+			}
+		})
+	}
+}

@@ -89,3 +89,8 @@ func (m *merger) mergeText(base, local, remote []byte) (merged []byte, clean boo
 func conflictName(name, remoteOID string) string {
 	return strings.TrimSuffix(name, ".md") + ".conflict-" + remoteOID[:7] + ".md"
 }
+
+// ConflictName is the conflict copy of the topic name that keeps data.
+func ConflictName(name string, data []byte) string {
+	return conflictName(name, blobID(data))
+}

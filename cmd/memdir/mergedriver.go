@@ -62,13 +62,19 @@ func runMergeDriver(ctx context.Context, a *app, base, ours, theirs, path string
 	if err != nil {
 		return err
 	}
+	// git runs drivers at the top of the work tree, where path starts.
+	dir := filepath.Dir(filepath.FromSlash(path))
 	if res.Conflict != "" {
-		// git runs drivers at the top of the work tree, where path starts.
-		rel := filepath.Join(filepath.Dir(filepath.FromSlash(path)), res.Conflict)
+		rel := filepath.Join(dir, res.Conflict)
 		if err := atomicfile.WriteInside(cwd, rel, res.ConflictData, atomicfile.Options{Perm: 0o644}); err != nil {
 			return err
 		}
 		a.warn("%s: both sides changed the same lines; ours stays, theirs is in %s: merge it by hand, then remove it", path, filepath.ToSlash(rel))
+	}
+	if res.Restore != "" {
+		if err := a.restorePaired(cwd, dir, path, res); err != nil {
+			return err
+		}
 	}
 	oursPath := ours
 	if !filepath.IsAbs(oursPath) {
@@ -80,5 +86,21 @@ func runMergeDriver(ctx context.Context, a *app, base, ours, theirs, path string
 	if !res.Clean {
 		return fmt.Errorf("%s: conflict markers left; resolve them as for any file", path)
 	}
+	return nil
+}
+
+// restorePaired writes back the memory git's rename detection paired
+// with path, under its own name, or as a conflict copy of that name when
+// a file is there already: git dropped it from the merge, so it is left
+// for the person to add.
+func (a *app) restorePaired(cwd, dir, path string, res *memsync.FileMerge) error {
+	rel := filepath.Join(dir, res.Restore)
+	if _, err := atomicfile.StatInside(cwd, rel); err == nil {
+		rel = filepath.Join(dir, memsync.ConflictName(res.Restore, res.RestoreData))
+	}
+	if err := atomicfile.WriteInside(cwd, rel, res.RestoreData, atomicfile.Options{Perm: 0o644}); err != nil {
+		return err
+	}
+	a.warn("%s: git paired it with another memory (one side removed a topic and added one that looks alike); %s stays as it is, and the other memory is written back as %s: add it (git add) and list it (memdir index --rebuild)", path, path, filepath.ToSlash(rel))
 	return nil
 }
