@@ -54,6 +54,7 @@ type projectSync struct {
 	scan         map[string]fileStat
 	cache        *statCache
 	excluded     map[string]bool   // local files that never leave the machine
+	held         map[string]bool   // excluded files held back: a credential, a file that does not parse
 	writes       map[string][]byte // to the memory dir; nil removes
 	push         map[string][]byte // to the remote, by path; nil removes
 }
@@ -94,12 +95,19 @@ func (p *projectSync) readLocal() error {
 // the stats taken before reading, with the blob ids read, for every file
 // the sync did not write (it reads those again next time, rather than
 // trust a stat taken after its own write).
-func (p *projectSync) newCache(url string) *statCache {
-	c := &statCache{URL: url, Dir: p.dir, Files: map[string]fileStat{}, Skipped: p.res.Skipped}
+func (p *projectSync) newCache(url, token string) *statCache {
+	c := &statCache{URL: url, Dir: p.dir, Token: token, Files: map[string]fileStat{}, Skipped: p.res.Skipped}
 	for n, st := range p.scan {
 		if _, wrote := p.writes[n]; !wrote && p.oid[n] != "" {
 			st.OID = p.oid[n]
 			c.Files[n] = st
+		}
+	}
+	// The files it wrote are there too, with a stat that never matches:
+	// their absence next time is a removal made here.
+	for n, data := range p.writes {
+		if data != nil {
+			c.Files[n] = fileStat{Mtime: -1}
 		}
 	}
 	return c
@@ -153,7 +161,7 @@ func (p *projectSync) names() []string {
 
 // mergeAll decides every file, reading contents only where they differ.
 func (p *projectSync) mergeAll() error {
-	p.excluded = map[string]bool{}
+	p.excluded, p.held = map[string]bool{}, map[string]bool{}
 	p.writes = map[string][]byte{}
 	p.push = map[string][]byte{}
 	names := p.names()
@@ -166,7 +174,10 @@ func (p *projectSync) mergeAll() error {
 			if _, ok := p.local[n]; !ok || isIndex(n) != indexes {
 				continue
 			}
-			l := p.localSide(n) // an index without the entries of topics kept here
+			l, err := p.localSide(n) // an index without the entries of topics kept here
+			if err != nil {
+				return err
+			}
 			if l.oid == p.remote[p.folder+"/"+n] {
 				continue
 			}
@@ -174,7 +185,7 @@ func (p *projectSync) mergeAll() error {
 			if isPrivate(n, data) {
 				p.excluded[n] = true
 			} else if why := keepLocal(n, data); why != "" {
-				p.excluded[n] = true
+				p.excluded[n], p.held[n] = true, true
 				p.res.Skipped = append(p.res.Skipped, Skipped{File: n, Reason: why})
 			}
 		}
@@ -189,21 +200,35 @@ func (p *projectSync) mergeAll() error {
 }
 
 // localSide is what this machine offers the remote for a file: nothing
-// for a file kept here, an index without the entries of files kept here.
-func (p *projectSync) localSide(n string) side {
+// for a file kept here, an index without the entries of files kept here:
+// a private topic's entry is left out (the remote loses it with the
+// topic), a held-back topic's is the remote's (the remote keeps both).
+func (p *projectSync) localSide(n string) (side, error) {
 	data, ok := p.local[n]
 	if !ok || p.excluded[n] {
-		return side{}
+		return side{}, nil
 	}
-	if isIndex(n) && len(p.excluded) > 0 {
-		ix := index.Parse(data)
-		for f := range p.excluded {
+	if !isIndex(n) || len(p.excluded) == 0 {
+		return side{oid: p.oid[n], data: data}, nil
+	}
+	var theirs map[string]index.Entry
+	if len(p.held) > 0 {
+		r, err := p.gitSide(p.remote, n)
+		if err != nil {
+			return side{}, err
+		}
+		theirs = byFile(r.data)
+	}
+	ix := index.Parse(data)
+	for f := range p.excluded {
+		if e, ok := theirs[f]; ok && p.held[f] {
+			ix.Upsert(e)
+		} else {
 			ix.Remove(f)
 		}
-		data = ix.Bytes()
-		return side{oid: blobID(data), data: data}
 	}
-	return side{oid: p.oid[n], data: data}
+	data = ix.Bytes()
+	return side{oid: blobID(data), data: data}, nil
 }
 
 func (p *projectSync) gitSide(tree map[string]string, n string) (side, error) {
@@ -218,10 +243,29 @@ func (p *projectSync) gitSide(tree map[string]string, n string) (side, error) {
 // mergeFile decides one file: what the memory directory and the remote
 // get.
 func (p *projectSync) mergeFile(n string) error {
-	l := p.localSide(n)
+	if p.held[n] {
+		// Held back here (a credential, a file that does not parse): the
+		// remote keeps its own version, and so does every other machine.
+		return nil
+	}
+	l, err := p.localSide(n)
+	if err != nil {
+		return err
+	}
 	b := side{oid: p.base[p.folder+"/"+n]}
 	r := side{oid: p.remote[p.folder+"/"+n]}
-	var err error
+	if l.oid == "" && !p.excluded[n] && !p.cache.had(n) {
+		// Not here, and never seen here (a new clone, a directory made
+		// again, another checkout): nothing was removed here.
+		if r.oid == "" {
+			return nil
+		}
+		if r, err = p.gitSide(p.remote, n); err != nil {
+			return err
+		}
+		p.toLocal(n, r.data, true)
+		return nil
+	}
 	switch {
 	case l.oid == r.oid:
 		return nil

@@ -2,15 +2,20 @@ package memsync
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/gob"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // cacheDir holds, in a sync's state directory, one stat cache per
@@ -26,6 +31,10 @@ const cacheDir = "cache"
 // missing or damaged cache costs one full read.
 type statCache struct {
 	URL, Dir string
+	// Token is the token the directory held (TokenFile) when the cache
+	// was written: a directory without it (made again, a new clone at the
+	// same path) is not the one the cache describes.
+	Token string
 	// Commit is main after the sync that wrote the cache. The files that
 	// sync wrote are not in Files: the next sync reads them again, and
 	// caches them then.
@@ -97,6 +106,13 @@ func (c *statCache) unchanged(scan map[string]fileStat, commit string) bool {
 	return true
 }
 
+// had reports whether the directory held the file when the cache was
+// written, so that its absence now is a removal made here.
+func (c *statCache) had(n string) bool {
+	_, ok := c.Files[n]
+	return ok
+}
+
 // known returns the blob id the cache holds for a file as scanned, ""
 // when the file moved or the entry is not to be trusted.
 func (c *statCache) known(n string, s fileStat) string {
@@ -137,4 +153,38 @@ func scanDir(dir string, now time.Time) (map[string]fileStat, error) {
 		out[e.Name()] = s
 	}
 	return out, nil
+}
+
+// TokenFile, in a memory directory's state, holds a random token that
+// ties the directory to its stat cache: only files the cache saw in this
+// very directory count as removed here when they are gone.
+const TokenFile = memdir.StateDir + "/sync-token"
+
+// readToken returns the directory's sync token, "" when it has none.
+func readToken(dir string) string {
+	data, err := untrusted.ReadFile(filepath.Join(dir, filepath.FromSlash(TokenFile)), dir, 64)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
+
+// ensureToken returns the directory's token, writing a new one when it
+// has none (called under the directory's lock).
+func ensureToken(dir, token string) (string, error) {
+	if token != "" {
+		return token, nil
+	}
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("sync token: %w", err)
+	}
+	token = hex.EncodeToString(b[:])
+	if err := atomicfile.MkdirAllInside(dir, memdir.StateDir, 0o755); err != nil {
+		return "", fmt.Errorf("sync token: %w", err)
+	}
+	if err := atomicfile.WriteInside(dir, filepath.FromSlash(TokenFile), []byte(token+"\n"), atomicfile.Options{Perm: 0o600}); err != nil {
+		return "", fmt.Errorf("sync token: %w", err)
+	}
+	return token, nil
 }

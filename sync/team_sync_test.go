@@ -95,3 +95,68 @@ func TestSyncTeamRefusesHelperURL(t *testing.T) {
 		t.Error("a refused team remote left state in the home")
 	}
 }
+
+// TestSyncNeverRemovesWhatItNeverSaw: a memory directory made again (a
+// new clone, rm -rf) or one that never held a file its sync base has
+// (its machine synced another project first) removes nothing from the
+// remote: the files it lacks are pulled. A file removed from a directory
+// that held it still goes.
+func TestSyncNeverRemovesWhatItNeverSaw(t *testing.T) {
+	bare := bareRemote(t)
+	a := newMachine(t, "file://"+bare)
+	a.add(t, typesx.Reference, "Dashboards", "Grafana dashboards live at grafana.internal.", false)
+	a.add(t, typesx.Feedback, "Style", "Short functions.", false)
+	a.sync(t)
+	remoteFiles := func() string { return run(t, bare, "git", "ls-tree", "-r", "--name-only", "main") }
+	want := remoteFiles()
+
+	// The directory is made again with one new memory.
+	if err := os.RemoveAll(a.mem); err != nil {
+		t.Fatal(err)
+	}
+	a.add(t, typesx.Project, "Freeze", "Merge freeze on Thursday.", false)
+	a.sync(t)
+	got := remoteFiles()
+	for _, f := range strings.Fields(want) {
+		if !strings.Contains(got, f) {
+			t.Errorf("after a sync from a directory made again, the remote lost %s:\n%s", f, got)
+		}
+	}
+	for _, f := range []string{"reference_dashboards.md", "feedback_style.md"} {
+		if _, err := os.Stat(filepath.Join(a.mem, f)); err != nil {
+			t.Errorf("%s was not pulled back into the directory made again: %v", f, err)
+		}
+	}
+
+	// A removal made here still travels.
+	if err := os.Remove(filepath.Join(a.mem, "feedback_style.md")); err != nil {
+		t.Fatal(err)
+	}
+	a.sync(t)
+	if got := remoteFiles(); strings.Contains(got, "feedback_style.md") {
+		t.Errorf("a topic removed here is still in the remote:\n%s", got)
+	}
+}
+
+// TestSyncHeldBackStaysOnRemote: a topic this machine holds back (it now
+// holds a credential) keeps its last version, and its index line, in the
+// remote and on every other machine.
+func TestSyncHeldBackStaysOnRemote(t *testing.T) {
+	bare := bareRemote(t)
+	a, b := newMachine(t, "file://"+bare), newMachine(t, "file://"+bare)
+	file := a.add(t, typesx.Reference, "Deploy runbook", "Deploys go through make deploy.", false)
+	a.sync(t)
+	b.sync(t)
+	simAppend(t, a, file, "aws_access_key_id = AKIAZ7QW4RTY2UIO3PLK")
+	res := a.sync(t)
+	if len(res.Projects) != 1 || len(res.Projects[0].Skipped) != 1 {
+		t.Fatalf("sync = %+v, want the topic held back", res)
+	}
+	b.sync(t)
+	if got := b.read(t, file); strings.Contains(got, "AKIA") || !strings.Contains(got, "make deploy") {
+		t.Errorf("the other machine's %s is\n%s\nwant its last pushed version", file, got)
+	}
+	if ix := b.read(t, memdir.IndexFile); !strings.Contains(ix, "("+file+")") {
+		t.Errorf("the other machine's MEMORY.md lost the held-back topic's line:\n%s", ix)
+	}
+}

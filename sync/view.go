@@ -23,6 +23,8 @@ type view struct {
 	exists bool
 	scan   map[string]fileStat
 	cache  *statCache
+	// token is the directory's sync token ("" when it has none yet).
+	token string
 	// done is the result of a directory decided without a merge: one
 	// with no identity, or a second clone of an identity already synced.
 	done *ProjectResult
@@ -51,7 +53,12 @@ func (s *syncer) look(p Project, folders map[string]string) (*view, error) {
 	folders[v.folder] = p.Dir
 	_, err = os.Stat(p.Dir)
 	v.exists = err == nil
-	v.cache = loadCache(s.state, v.folder, s.url, p.Dir)
+	v.token = readToken(p.Dir)
+	if v.cache = loadCache(s.state, v.folder, s.url, p.Dir); v.token == "" || v.cache.Token != v.token {
+		// Not the directory the cache describes: no file of it counts as
+		// seen here, so none counts as removed here.
+		v.cache = &statCache{URL: s.url, Dir: p.Dir, Files: map[string]fileStat{}}
+	}
 	if v.scan, err = scanDir(p.Dir, time.Now()); err != nil {
 		return nil, err
 	}
@@ -114,6 +121,10 @@ func (s *syncer) project(v *view, tr *trees, cat *catFile, push map[string][]byt
 	if err != nil {
 		return nil, err
 	}
+	token, err := ensureToken(p.Dir, v.token)
+	if err != nil {
+		return nil, err
+	}
 	ps := &projectSync{dir: p.Dir, folder: v.folder, base: baseTree, remote: remoteTree, cat: cat, merger: s.merger, scan: v.scan, cache: v.cache}
 	ps.res = ProjectResult{Identity: v.id, Dir: p.Dir}
 	if err := ps.readLocal(); err != nil {
@@ -128,7 +139,7 @@ func (s *syncer) project(v *view, tr *trees, cat *catFile, push map[string][]byt
 	for k, d := range ps.push {
 		push[k] = d
 	}
-	caches[v.folder] = ps.newCache(s.url)
+	caches[v.folder] = ps.newCache(s.url, token)
 	return &ps.res, nil
 }
 
