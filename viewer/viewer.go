@@ -124,9 +124,16 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
-	go s.warm()
+	// The warm-up writes the search index: Serve returns only once it is
+	// done, so nothing writes into a memory directory after Serve.
+	warmed := make(chan struct{})
+	go func() {
+		defer close(warmed)
+		s.warm()
+	}()
 	select {
 	case err := <-done:
+		<-warmed
 		s.Close()
 		return err
 	case <-ctx.Done():
@@ -135,6 +142,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	err := hs.Shutdown(sctx)
+	<-warmed
 	s.Close()
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = hs.Close()
