@@ -13,18 +13,22 @@ import (
 // maxAttempts is how often a read-modify-write starts again from a fresh
 // read when a file it was about to replace changed under it (people and
 // agents edit memory without memdir's lock).
-const maxAttempts = 8
+const maxAttempts = 12
+
+// maxBackoff caps the wait between two attempts.
+const maxBackoff = 128 * time.Millisecond
 
 // retry runs op, under the lock, until it completes without meeting a
 // file changed since op read it, waiting a little longer before each new
-// attempt (1, 2, 4 ... 64 ms: 127 ms in all) so that a burst of edits by
-// another writer can pass. After maxAttempts it gives up with an error
-// wrapping ErrConflict: nothing anyone else wrote was overwritten.
+// attempt (1, 2, 4 ... 128 ms, then 128 ms: about 0.6 s in all) so that a
+// burst of edits by another writer can pass. After maxAttempts it gives
+// up with an error wrapping ErrConflict: nothing anyone else wrote was
+// overwritten.
 func retry(op func() error) error {
 	var err error
 	for i := range maxAttempts {
 		if i > 0 {
-			time.Sleep(time.Millisecond << (i - 1))
+			time.Sleep(min(time.Millisecond<<(i-1), maxBackoff))
 		}
 		if err = op(); !errors.Is(err, atomicfile.ErrChanged) {
 			return err
