@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+
+	"github.com/memdir/memdir/untrusted"
 )
 
 // safeConfig is passed to every git memdir runs on its own sync
@@ -201,6 +203,13 @@ func (c *catFile) blob(oid string) ([]byte, error) {
 	n, err := strconv.Atoi(f[2])
 	if err != nil {
 		return nil, fmt.Errorf("git cat-file %s: %s", oid, strings.TrimSpace(head))
+	}
+	if n > untrusted.MaxMemory {
+		// Never held in memory: skipped in the stream, refused.
+		if _, err := io.CopyN(io.Discard, c.out, int64(n)+1); err != nil {
+			return nil, fmt.Errorf("git cat-file %s: %w", oid, err)
+		}
+		return nil, fmt.Errorf("%w (%d bytes in the remote, a memory file holds at most %d)", untrusted.ErrTooLarge, n, untrusted.MaxMemory)
 	}
 	data := make([]byte, n+1)
 	if _, err := io.ReadFull(c.out, data); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/typesx"
 )
 
 // maxFolder is the longest folder name ProjectFolder makes; longer
@@ -56,6 +57,38 @@ func Synced(name string) bool {
 		return true
 	}
 	return memdir.IsTopicFile(name)
+}
+
+// TeamSynced reports whether a file is one a team sync carries: what
+// Synced carries, but of topics only those named as memdir names them
+// (<type>_<slug>.md, or a conflict copy of one). A teammate's push is
+// not reviewed as a commit is, so it must not plant other markdown (a
+// CLAUDE.md, AGENTS.md, README.md) in the project.
+func TeamSynced(name string) bool {
+	if !Synced(name) {
+		return false
+	}
+	if isIndex(name) {
+		return true
+	}
+	if topic, ok := memdir.ConflictCopy(name); ok {
+		name = topic
+	}
+	for _, t := range typesx.Types {
+		if strings.HasPrefix(name, string(t)+"_") && len(name) > len(t)+len("_.md") {
+			return true
+		}
+	}
+	return false
+}
+
+// carries reports whether this sync carries a file of a memory
+// directory: Synced for the user's own remote, TeamSynced for a team's.
+func (s *syncer) carries(name string) bool {
+	if s.personal {
+		return Synced(name)
+	}
+	return TeamSynced(name)
 }
 
 // isIndex reports whether a synced file is an index, merged by entry.

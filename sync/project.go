@@ -13,6 +13,7 @@ import (
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/secrets"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // ProjectResult is what one sync did to one project's memory.
@@ -44,6 +45,7 @@ type side struct {
 // projectSync merges one project's folder of the remote with its memory
 // directory.
 type projectSync struct {
+	carries      func(name string) bool // the files this sync carries
 	dir, folder  string
 	base, remote map[string]string // path -> blob id, whole trees
 	cat          *catFile
@@ -55,6 +57,7 @@ type projectSync struct {
 	cache        *statCache
 	excluded     map[string]bool   // local files that never leave the machine
 	held         map[string]bool   // excluded files held back: a credential, a file that does not parse
+	oversized    []string          // local files too large to read, held back
 	writes       map[string][]byte // to the memory dir; nil removes
 	push         map[string][]byte // to the remote, by path; nil removes
 }
@@ -81,6 +84,12 @@ func (p *projectSync) readLocal() error {
 		data, err := root.ReadFile(n)
 		if errors.Is(err, fs.ErrNotExist) {
 			delete(p.scan, n) // removed since the scan
+			continue
+		}
+		if errors.Is(err, untrusted.ErrTooLarge) {
+			// Neither read nor synced: the remote keeps its own version.
+			delete(p.scan, n)
+			p.oversized = append(p.oversized, n)
 			continue
 		}
 		if err != nil {
@@ -146,7 +155,7 @@ func (p *projectSync) names() []string {
 	prefix := p.folder + "/"
 	for _, tree := range []map[string]string{p.base, p.remote} {
 		for path := range tree {
-			if n, ok := strings.CutPrefix(path, prefix); ok && Synced(n) {
+			if n, ok := strings.CutPrefix(path, prefix); ok && p.carries(n) {
 				set[n] = true
 			}
 		}
@@ -162,6 +171,10 @@ func (p *projectSync) names() []string {
 // mergeAll decides every file, reading contents only where they differ.
 func (p *projectSync) mergeAll() error {
 	p.excluded, p.held = map[string]bool{}, map[string]bool{}
+	for _, n := range p.oversized {
+		p.excluded[n], p.held[n] = true, true
+		p.res.Skipped = append(p.res.Skipped, Skipped{File: n, Reason: fmt.Sprintf("larger than %d bytes, the most a memory file holds: remove or shorten it", untrusted.MaxMemory)})
+	}
 	p.writes = map[string][]byte{}
 	p.push = map[string][]byte{}
 	names := p.names()
@@ -191,7 +204,14 @@ func (p *projectSync) mergeAll() error {
 		}
 	}
 	for _, n := range names {
-		if err := p.mergeFile(n); err != nil {
+		err := p.mergeFile(n)
+		if errors.Is(err, untrusted.ErrTooLarge) {
+			// Left where it is, on both sides: one oversized file does
+			// not stop every other file's sync.
+			p.res.Skipped = append(p.res.Skipped, Skipped{File: n, Reason: err.Error() + ": left as it is on both sides; remove it there or here"})
+			continue
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %w", n, err)
 		}
 	}

@@ -2,6 +2,7 @@ package memsync
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"strings"
 	"time"
@@ -62,6 +63,7 @@ func (s *syncer) look(p Project, folders map[string]string) (*view, error) {
 	if v.scan, err = scanDir(p.Dir, time.Now()); err != nil {
 		return nil, err
 	}
+	maps.DeleteFunc(v.scan, func(n string, _ fileStat) bool { return !s.carries(n) })
 	return v, nil
 }
 
@@ -125,7 +127,7 @@ func (s *syncer) project(v *view, tr *trees, cat *catFile, push map[string][]byt
 	if err != nil {
 		return nil, err
 	}
-	ps := &projectSync{dir: p.Dir, folder: v.folder, base: baseTree, remote: remoteTree, cat: cat, merger: s.merger, scan: v.scan, cache: v.cache}
+	ps := &projectSync{carries: s.carries, dir: p.Dir, folder: v.folder, base: baseTree, remote: remoteTree, cat: cat, merger: s.merger, scan: v.scan, cache: v.cache}
 	ps.res = ProjectResult{Identity: v.id, Dir: p.Dir}
 	if err := ps.readLocal(); err != nil {
 		return nil, err
