@@ -46,6 +46,9 @@ func (a *app) teamSync(ctx context.Context, ws *workspace) (*memsync.Result, err
 	root := firstNonEmpty(ws.repo.WorkTree, ws.repo.Root)
 	opts := memsync.Options{Home: tr.home, LockTimeout: tm.dir.LockTimeout, Now: a.now,
 		Projects: []memsync.Project{{Dir: tm.dir.Path, Root: root, Identity: tr.Project}}}
+	if err := checkTeamRemote(tr.home, tr.Proposed); err != nil {
+		return nil, fmt.Errorf("team memory: team.remote (%s): %w", tr.From, err)
+	}
 	res, err := memsync.SyncTeam(ctx, opts, tr.Proposed)
 	if err != nil {
 		return nil, fmt.Errorf("team memory: %w", err)

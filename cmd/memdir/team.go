@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memdir/memdir/atomicfile"
@@ -43,6 +44,22 @@ func teamOutside(rel, root, why string) error {
 	return usagef("team.dir %q %s: team memory is committed with the project, so it stays inside %s; set team.dir to a directory inside it, such as %s", rel, why, root, teamDefault)
 }
 
+// agentConfigDirs are the project directories agents load commands,
+// subagents, rules and instructions from: team memory, which a teammate
+// or a team remote writes, never lives there.
+var agentConfigDirs = []string{".claude", ".codex", ".gemini", ".github", ".cursor", ".agents", ".vscode"}
+
+// sameDir reports whether two directories are one, symbolic links
+// resolved (a committed link can make two settings name one place).
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	return errA == nil && errB == nil && ra == rb
+}
+
 // teamDefault is where team memory lives when team.dir is not set.
 const teamDefault = ".memdir/team"
 
@@ -61,11 +78,17 @@ func resolveTeamDir(root, rel string) (string, error) {
 		return "", fmt.Errorf("team memory: %w", err)
 	}
 	defer r.Close()
+	if clean == "." {
+		return "", teamOutside(rel, root, "is the project's root itself, not a directory of its own")
+	}
 	parts := strings.Split(clean, string(filepath.Separator))
 	for _, p := range parts {
 		if strings.EqualFold(p, ".git") {
 			return "", usagef("team.dir %q is inside .git, which git never commits or shares: set team.dir to a directory of the work tree, such as %s", rel, teamDefault)
 		}
+	}
+	if slices.ContainsFunc(agentConfigDirs, func(d string) bool { return strings.EqualFold(parts[0], d) }) {
+		return "", usagef("team.dir %q is inside %s, where agents load commands, rules and instructions: set team.dir to a directory of its own, such as %s", rel, parts[0], teamDefault)
 	}
 	existing := root
 	for i := range parts {
@@ -123,7 +146,7 @@ func (a *app) team(ws *workspace, create bool) (*teamMemory, error) {
 	if err != nil {
 		return nil, err
 	}
-	if filepath.Clean(dir) == filepath.Clean(ws.loc.Dir) {
+	if sameDir(dir, ws.loc.Dir) {
 		return nil, usagef("team.dir %q is the personal memory directory too: give team memory a directory of its own, such as %s", rel, teamDefault)
 	}
 	// memdir's state inside it (.memdir/) is where the lock and the search

@@ -83,7 +83,7 @@ func runRemoteTeamAccept(a *app) error {
 	if tr.Proposed == "" {
 		return usagef("project %s proposes no team remote (team.remote is not set): nothing to accept", tr.Project)
 	}
-	if err := memsync.CheckRemote(tr.Proposed); err != nil {
+	if err := checkTeamRemote(tr.home, tr.Proposed); err != nil {
 		return usagef("team.remote (%s): %v", tr.From, err)
 	}
 	if !tr.Accepted {
@@ -198,4 +198,61 @@ func recordTeamRemote(home, id, url string) error {
 		return fmt.Errorf("record team remote: %w", err)
 	}
 	return nil
+}
+
+// checkTeamRemote refuses, beyond what any remote must pass
+// (memsync.CheckRemote), a team remote that could carry your own memory
+// into the project: a relative path (git resolves it against memdir's
+// own repositories), a path inside memdir's home, or your own sync
+// remote.
+func checkTeamRemote(home, url string) error {
+	if err := memsync.CheckRemote(url); err != nil {
+		return err
+	}
+	path, local := localPath(url)
+	if !local {
+		if own, _ := memsync.Remote(home); own != "" && own == url {
+			return &memsync.RemoteError{URL: url, Reason: "is your own sync remote (memdir remote show): a team remote is shared with the team, so it must be another repository"}
+		}
+		return nil
+	}
+	if !filepath.IsAbs(path) {
+		return &memsync.RemoteError{URL: url, Reason: "is a relative path; give an ssh, https or git URL, or an absolute path"}
+	}
+	for _, p := range []string{path, evalOr(path)} {
+		for _, h := range []string{home, evalOr(home)} {
+			if in, err := filepath.Rel(h, p); err == nil && filepath.IsLocal(in) || p == h {
+				return &memsync.RemoteError{URL: url, Reason: "is inside memdir's home (" + home + "), where your own memory is kept"}
+			}
+		}
+	}
+	if own, _ := memsync.Remote(home); own != "" {
+		if op, ok := localPath(own); ok && evalOr(op) == evalOr(path) {
+			return &memsync.RemoteError{URL: url, Reason: "is your own sync remote (memdir remote show): a team remote is shared with the team, so it must be another repository"}
+		}
+	}
+	return nil
+}
+
+// localPath returns the file system path a git URL names, and whether it
+// names one: file://PATH, or a path (git's scp-like host:path is not).
+func localPath(url string) (string, bool) {
+	if p, ok := strings.CutPrefix(url, "file://"); ok {
+		return filepath.Clean(p), true
+	}
+	if strings.Contains(url, "://") {
+		return "", false
+	}
+	if i := strings.IndexByte(url, ':'); i >= 0 && !strings.ContainsRune(url[:i], '/') {
+		return "", false // host:path
+	}
+	return filepath.Clean(url), true
+}
+
+// evalOr is path with its symbolic links resolved, or path as it is.
+func evalOr(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	return path
 }
