@@ -91,6 +91,14 @@ func (s *syncer) carries(name string) bool {
 	return TeamSynced(name)
 }
 
+// isConflictCopy reports whether a file is a kept conflict version,
+// which the index does not list (lint reports it until a person merges
+// it).
+func isConflictCopy(name string) bool {
+	_, ok := memdir.ConflictCopy(name)
+	return ok
+}
+
 // isIndex reports whether a synced file is an index, merged by entry.
 func isIndex(name string) bool {
 	_, ok := index.IsOverflowFile(name)

@@ -1,7 +1,6 @@
 package memsync
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -9,9 +8,6 @@ import (
 	"github.com/memdir/memdir/memdir"
 )
 
-// conflictCopy matches the name of a kept conflict version, which the
-// index does not list (lint reports it until a person merges it).
-var conflictCopy = regexp.MustCompile(`\.conflict-[0-9a-f]{7}\.md$`)
 
 // final is a file as the memory directory will hold it after the sync.
 func (p *projectSync) final(n string) ([]byte, bool) {
@@ -54,7 +50,7 @@ func (p *projectSync) reconcileIndex() {
 	present := map[string]bool{}
 	for _, n := range files {
 		present[n] = true
-		if isIndex(n) || listed[n] || !touched[n] || p.excluded[n] || conflictCopy.MatchString(n) {
+		if isIndex(n) || listed[n] || !touched[n] || p.excluded[n] || isConflictCopy(n) {
 			continue
 		}
 		body, _ := p.final(n)

@@ -170,7 +170,7 @@ func simTopics(t *testing.T, m *machine) []string {
 	}
 	var out []string
 	for _, f := range files {
-		if !conflictCopy.MatchString(f) {
+		if !isConflictCopy(f) {
 			out = append(out, f)
 		}
 	}

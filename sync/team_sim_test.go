@@ -351,7 +351,7 @@ func (s *teamSim) edit(t *testing.T, rng *rand.Rand, p *teammate, f string, i in
 // topic, and the copy goes (with its topic, when someone removed that).
 func (s *teamSim) mergeCopy(t *testing.T, p *teammate, c string) {
 	t.Helper()
-	top := conflictCopy.ReplaceAllString(c, ".md")
+	top := copyTopic(c)
 	cp, err := memdir.Open(p.team, memdir.Live).Read(c)
 	if err != nil {
 		t.Fatal(err)
@@ -655,7 +655,7 @@ func (s *teamSim) checkTeam(t *testing.T, files map[string]string) {
 		}
 	}
 	for f := range files {
-		if !memdir.IsTopicFile(f) || conflictCopy.MatchString(f) {
+		if !memdir.IsTopicFile(f) || isConflictCopy(f) {
 			continue
 		}
 		if listed[f] == 0 {
@@ -687,7 +687,7 @@ func (s *teamSim) checkLines(t *testing.T, files map[string]string) {
 				if !strings.Contains(data, l) {
 					continue
 				}
-				if g == f || conflictCopy.ReplaceAllString(g, ".md") == f {
+				if g == f || copyTopic(g) == f {
 					found = true
 				} else {
 					t.Errorf("the line %q appended to %s is in %s", l, f, g)
@@ -775,7 +775,7 @@ func teamTopics(t *testing.T, dir string) (topics, copies []string) {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		if conflictCopy.MatchString(f) {
+		if isConflictCopy(f) {
 			copies = append(copies, f)
 		} else {
 			topics = append(topics, f)
@@ -891,4 +891,12 @@ func groupAlive(t *testing.T, pgid int) []int {
 		}
 	}
 	return out
+}
+
+// copyTopic is the topic a conflict copy belongs to, or name itself.
+func copyTopic(name string) string {
+	if topic, ok := memdir.ConflictCopy(name); ok {
+		return topic
+	}
+	return name
 }
