@@ -7,6 +7,11 @@
 // versions. The transport is the user's own git, run only on memdir's own
 // repository (<home>/sync/repo) with a fixed configuration: see
 // docs/sync.md for the layout and the reasons.
+//
+// The same sync carries a project's team memory through a team remote
+// the user accepted (SyncTeam), with state of its own and only memory
+// files (TeamSynced); and MergeFile is the git merge driver that merges
+// memory committed with a project the same way (docs/team.md).
 package memsync
 
 import (

@@ -127,7 +127,7 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 		fmt.Fprintf(a.out, "%s\n", w)
 	}
 	if opts.team && res.Action != memdir.Unchanged {
-		fmt.Fprintf(a.out, "team memory: commit %s with the project to share it\n", d.Path)
+		fmt.Fprintf(a.out, "team memory: commit %s with the project (or run memdir sync, with an accepted team remote) to share it\n", d.Path)
 	}
 	return nil
 }

@@ -92,7 +92,7 @@ func TestSessionStartSyncs(t *testing.T) {
 		}
 		return stderr.String()
 	}
-	if got := hook(); !strings.Contains(got, "syncing with your sync remote in the background") {
+	if got := hook(); !strings.Contains(got, "syncing with your sync remote") {
 		t.Fatalf("hook stderr = %q, want the background sync announced", got)
 	}
 	if got := hook(); strings.Contains(got, "syncing") {

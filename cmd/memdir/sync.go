@@ -202,7 +202,7 @@ func (a *app) syncAtSessionStart(ws *workspace) {
 		return
 	}
 	if startDetached("--cwd", ws.cwd, "sync") == nil {
-		a.warn("syncing with your sync remote in the background")
+		a.warn("syncing with your sync remote (and the team's, if accepted) in the background")
 	}
 }
 

@@ -60,7 +60,7 @@ func TestSessionStartSyncsTeam(t *testing.T) {
 		t.Fatalf("hook stderr = %q, want no sync before the team remote is accepted", got)
 	}
 	e.run("", "remote", "team", "accept")
-	if got := hook(); !strings.Contains(got, "syncing with your sync remote in the background") {
+	if got := hook(); !strings.Contains(got, "syncing with your sync remote") {
 		t.Fatalf("hook stderr = %q, want the background sync announced", got)
 	}
 	team := filepath.Join(e.proj, ".memdir", "team")
