@@ -8,7 +8,6 @@ import (
 	"github.com/memdir/memdir/memdir"
 )
 
-
 // final is a file as the memory directory will hold it after the sync.
 func (p *projectSync) final(n string) ([]byte, bool) {
 	if d, ok := p.writes[n]; ok {

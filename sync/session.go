@@ -21,7 +21,11 @@ const MinInterval = 5 * time.Minute
 // LastSync returns when a sync last started in the background or
 // succeeded; the zero time when none did.
 func LastSync(home string) time.Time {
-	fi, err := os.Stat(filepath.Join(home, filepath.FromSlash(StampFile)))
+	return stampTime(filepath.Join(home, filepath.FromSlash(StampFile)))
+}
+
+func stampTime(name string) time.Time {
+	fi, err := os.Stat(name)
 	if err != nil {
 		return time.Time{}
 	}
@@ -30,7 +34,11 @@ func LastSync(home string) time.Time {
 
 // markSync records now as the last sync.
 func markSync(home string, now time.Time) error {
-	name := filepath.Join(home, filepath.FromSlash(StampFile))
+	return touch(filepath.Join(home, filepath.FromSlash(StampFile)), now)
+}
+
+// touch sets the stamp file name's modification time to now.
+func touch(name string, now time.Time) error {
 	err := os.Chtimes(name, now, now)
 	if errors.Is(err, fs.ErrNotExist) {
 		var f *os.File
@@ -47,18 +55,32 @@ func markSync(home string, now time.Time) error {
 }
 
 // ClaimBackground reports whether a background sync should start now: a
-// remote is set (or team says the project has an accepted team remote)
-// and the last sync is at least MinInterval old. When it should, the
-// start is recorded at once, so sessions that start together start one
-// sync between them, and a remote that keeps failing is tried once per
-// MinInterval, not once per session.
-func ClaimBackground(home string, now time.Time, team bool) (bool, error) {
+// remote is set and the last sync is at least MinInterval old. When it
+// should, the start is recorded at once, so sessions that start together
+// start one sync between them, and a remote that keeps failing is tried
+// once per MinInterval, not once per session.
+func ClaimBackground(home string, now time.Time) (bool, error) {
 	url, err := Remote(home)
-	if err != nil || url == "" && !team {
+	if err != nil || url == "" {
 		return false, err
 	}
-	if last := LastSync(home); !last.IsZero() && now.Sub(last) < MinInterval && !last.After(now) {
+	return claim(filepath.Join(home, filepath.FromSlash(StampFile)), now)
+}
+
+// ClaimTeamBackground is ClaimBackground for the team remote url, an
+// accepted one: each team remote keeps its own stamp, so a session in
+// one project does not hold back another project's team sync.
+func ClaimTeamBackground(home, url string, now time.Time) (bool, error) {
+	return claim(teamStamp(home, url), now)
+}
+
+func teamStamp(home, url string) string {
+	return filepath.Join(TeamState(home, url), "last")
+}
+
+func claim(stamp string, now time.Time) (bool, error) {
+	if last := stampTime(stamp); !last.IsZero() && now.Sub(last) < MinInterval && !last.After(now) {
 		return false, nil
 	}
-	return true, markSync(home, now)
+	return true, touch(stamp, now)
 }

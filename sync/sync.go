@@ -98,7 +98,14 @@ func SyncTeam(ctx context.Context, o Options, url string) (*Result, error) {
 	if err := CheckRemote(url); err != nil {
 		return nil, err
 	}
-	return runSync(ctx, &syncer{o: o, url: url, state: TeamState(o.Home, url)})
+	res, err := runSync(ctx, &syncer{o: o, url: url, state: TeamState(o.Home, url)})
+	if err != nil {
+		return nil, err
+	}
+	if err := touch(teamStamp(o.Home, url), time.Now()); err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	return res, nil
 }
 
 // TeamState is the directory under the home that holds the state of

@@ -255,3 +255,28 @@ func TestSyncSkipsOversizedRemoteFile(t *testing.T) {
 		t.Errorf("result %+v, want user_big.md reported as skipped", res.Projects)
 	}
 }
+
+// TestClaimTeamBackground: each team remote keeps its own session-start
+// stamp, apart from the personal sync's: a session in one project does
+// not hold back another project's team sync.
+func TestClaimTeamBackground(t *testing.T) {
+	home := t.TempDir()
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		url  string
+		at   time.Duration
+		want bool
+	}{
+		{"git@github.com:acme/a-memory.git", 0, true},
+		{"git@github.com:acme/a-memory.git", time.Minute, false},
+		{"git@github.com:acme/b-memory.git", time.Minute, true},
+		{"git@github.com:acme/a-memory.git", MinInterval + time.Minute, true},
+	} {
+		if got, err := ClaimTeamBackground(home, tc.url, now.Add(tc.at)); err != nil || got != tc.want {
+			t.Errorf("ClaimTeamBackground(%s, +%v) = %v, %v; want %v", tc.url, tc.at, got, err, tc.want)
+		}
+	}
+	if due, _ := ClaimBackground(home, now); due {
+		t.Error("ClaimBackground with no sync remote = true")
+	}
+}

@@ -198,7 +198,12 @@ func (a *app) syncAtSessionStart(ws *workspace) {
 	if err != nil {
 		return
 	}
-	if due, err := memsync.ClaimBackground(home, a.wall(), a.teamRemoteAccepted(ws)); err != nil || !due {
+	due, _ := memsync.ClaimBackground(home, a.wall())
+	if tr, ok := a.acceptedTeamRemote(ws); ok {
+		teamDue, _ := memsync.ClaimTeamBackground(tr.home, tr.Proposed, a.wall())
+		due = due || teamDue
+	}
+	if !due {
 		return
 	}
 	if startDetached("--cwd", ws.cwd, "sync") == nil {
@@ -222,14 +227,14 @@ func (a *app) syncEvery(ctx context.Context, ws *workspace, interval time.Durati
 	}
 }
 
-// teamRemoteAccepted reports whether the project proposes a team remote
+// acceptedTeamRemote is the project's team remote when it proposes one
 // the user accepted.
-func (a *app) teamRemoteAccepted(ws *workspace) bool {
+func (a *app) acceptedTeamRemote(ws *workspace) (teamRemote, bool) {
 	if v, ok := ws.settings.Lookup("team.remote"); !ok || v.Value == "" {
-		return false
+		return teamRemote{}, false
 	}
 	tr, err := a.teamRemoteIn(ws.repo, ws.settings)
-	return err == nil && tr.Accepted
+	return tr, err == nil && tr.Accepted
 }
 
 // syncRound runs one sync, and one of the team memory when its team
