@@ -27,6 +27,24 @@ import (
 // no conflict markers; MEMORY.md within its caps; git fsck clean.
 // MEMDIR_SIM_SEED and MEMDIR_SIM_OPS change the run.
 func TestSyncSimulation(t *testing.T) {
+	bare := bareRemote(t)
+	ms := []*machine{newMachine(t, "file://"+bare), newMachine(t, "file://"+bare), newMachine(t, "file://"+bare)}
+	simulate(t, bare, ms, true)
+}
+
+// TestTeamRemoteSimulation is the same simulation for two teammates
+// (two homes, the project at two paths) who share the project's team
+// memory through an accepted team remote (SyncTeam), with SIGKILLed
+// syncs; team memory has no daily logs, so there are no dreams.
+func TestTeamRemoteSimulation(t *testing.T) {
+	bare := bareRemote(t)
+	ms := []*machine{newTeamMachine(t, "file://"+bare), newTeamMachine(t, "file://"+bare)}
+	simulate(t, bare, ms, false)
+}
+
+// simulate runs the machines through random operations against the
+// remote bare, then checks that they converged and lost nothing.
+func simulate(t *testing.T, bare string, ms []*machine, dreams bool) {
 	seed, ops := uint64(21), 60
 	if s, err := strconv.ParseUint(os.Getenv("MEMDIR_SIM_SEED"), 10, 64); err == nil {
 		seed = s
@@ -35,8 +53,6 @@ func TestSyncSimulation(t *testing.T) {
 		ops = n
 	}
 	rng := rand.New(rand.NewPCG(seed, seed))
-	bare := bareRemote(t)
-	ms := []*machine{newMachine(t, "file://"+bare), newMachine(t, "file://"+bare), newMachine(t, "file://"+bare)}
 	removed := map[string]bool{}
 	lines := map[string][]string{} // topic file -> lines appended to it
 	counts := map[string]int{}
@@ -61,7 +77,7 @@ func TestSyncSimulation(t *testing.T) {
 			} else {
 				counts["sync"]++
 			}
-		case op == 10:
+		case op == 10 && dreams:
 			// A fact logged, then a dream: it distills the log into a
 			// topic, archives what it retires and refits the index.
 			name := fmt.Sprintf("m%d d%d", k, i)
@@ -77,7 +93,7 @@ func TestSyncSimulation(t *testing.T) {
 			}
 			counts["dream"]++
 			counts["distilled"] += len(rep.Created)
-		case op < 7:
+		case op < 7 || op == 10:
 			f := known[rng.IntN(len(known))]
 			if _, err := memdir.Open(m.mem, memdir.Live).RemoveTopic(f); err != nil {
 				t.Fatal(err)
@@ -139,7 +155,7 @@ func TestSyncSimulation(t *testing.T) {
 func simKilledSync(t *testing.T, m *machine, d time.Duration) (killed bool) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "MEMDIR_SYNC_CHILD="+m.home, "MEMDIR_SYNC_MEM="+m.mem, "MEMDIR_SYNC_ROOT="+m.root)
+	cmd.Env = append(os.Environ(), "MEMDIR_SYNC_CHILD="+m.home, "MEMDIR_SYNC_MEM="+m.mem, "MEMDIR_SYNC_ROOT="+m.root, "MEMDIR_SYNC_TEAM="+m.team)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

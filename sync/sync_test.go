@@ -22,7 +22,15 @@ func TestMain(m *testing.M) {
 	if home := os.Getenv("MEMDIR_SYNC_CHILD"); home != "" {
 		// A sync in a process of its own, for the simulation to kill.
 		p := Project{Dir: os.Getenv("MEMDIR_SYNC_MEM"), Root: os.Getenv("MEMDIR_SYNC_ROOT")}
-		if _, err := Sync(context.Background(), Options{Home: home, Projects: []Project{p}, LockTimeout: 10 * time.Second}); err != nil {
+		o := Options{Home: home, Projects: []Project{p}, LockTimeout: 10 * time.Second}
+		var err error
+		if team := os.Getenv("MEMDIR_SYNC_TEAM"); team != "" {
+			o.Projects[0].Identity = teamIdentity
+			_, err = SyncTeam(context.Background(), o, team)
+		} else {
+			_, err = Sync(context.Background(), o)
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -37,6 +45,21 @@ const origin = "git@github.com:acme/app.git"
 // path of its own.
 type machine struct {
 	home, root, mem string
+	// team is the team remote a team machine syncs mem (the project's
+	// team memory) through; "" for a machine that syncs its own memory.
+	team string
+}
+
+// teamIdentity is the project's identity a team machine syncs under.
+const teamIdentity = "github.com/acme/app"
+
+// newTeamMachine is a teammate: a machine whose mem is the project's
+// team memory, synced through the team remote url.
+func newTeamMachine(t testing.TB, url string) *machine {
+	t.Helper()
+	m := newMachine(t, url)
+	m.mem, m.team = filepath.Join(m.root, ".memdir", "team"), url
+	return m
 }
 
 func newMachine(t testing.TB, url string) *machine {
@@ -84,7 +107,15 @@ func (m *machine) add(t *testing.T, typ typesx.Type, name, text string, private 
 // sync runs a sync as `memdir sync` inside the project does.
 func (m *machine) sync(t *testing.T) *Result {
 	t.Helper()
-	res, err := Sync(context.Background(), Options{Home: m.home, Projects: []Project{{Dir: m.mem, Root: m.root}}, LockTimeout: 10 * time.Second})
+	o := Options{Home: m.home, Projects: []Project{{Dir: m.mem, Root: m.root}}, LockTimeout: 10 * time.Second}
+	var res *Result
+	var err error
+	if m.team != "" {
+		o.Projects[0].Identity = teamIdentity
+		res, err = SyncTeam(context.Background(), o, m.team)
+	} else {
+		res, err = Sync(context.Background(), o)
+	}
 	if err != nil {
 		t.Fatalf("sync %s: %v", m.home, err)
 	}
