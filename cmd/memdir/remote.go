@@ -17,7 +17,7 @@ type remoteJSON struct {
 
 func newRemoteCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "remote (set URL | show | unset | team [accept])",
+		Use:   "remote (set URL | show | unset | team [accept|forget])",
 		Short: "Set, show or forget the git remote that `memdir sync` shares your memory through",
 		Long: `Your memory of every project travels between your machines through one git
 remote you own (a private repository, say). It is recorded in memdir's

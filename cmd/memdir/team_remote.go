@@ -40,18 +40,23 @@ type teamRemote struct {
 
 func newRemoteTeamCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "team [accept]",
+		Use:   "team [accept|forget]",
 		Short: "Show or accept the team remote the project's settings propose",
 		Long: `A project's settings may propose team.remote, a git remote for its team
 memory. memdir never pushes to or pulls from it until you accept it here;
 the acceptance is recorded in memdir's home (<home>/team-remotes) for this
 project and this exact URL, never in the project. See docs/team.md.
 
+memdir remote team forget withdraws your acceptance: syncs stop using
+the remote (the team memory here, and the state memdir kept for it,
+stay).
+
 Examples:
   memdir remote team
   memdir remote team accept
+  memdir remote team forget
   memdir remote team --json`,
-		Args: exactArgs(0, "no arguments, or the subcommand accept"),
+		Args: exactArgs(0, "no arguments, or the subcommand accept or forget"),
 		RunE: func(*cobra.Command, []string) error { return runRemoteTeamShow(a) },
 	}
 	cmd.AddCommand(&cobra.Command{
@@ -60,7 +65,34 @@ Examples:
 		Args:  exactArgs(0, "no arguments"),
 		RunE:  func(*cobra.Command, []string) error { return runRemoteTeamAccept(a) },
 	})
+	cmd.AddCommand(&cobra.Command{
+		Use:   "forget",
+		Short: "Withdraw your acceptance of this project's team remote",
+		Args:  exactArgs(0, "no arguments"),
+		RunE:  func(*cobra.Command, []string) error { return runRemoteTeamForget(a) },
+	})
 	return cmd
+}
+
+func runRemoteTeamForget(a *app) error {
+	tr, err := a.teamRemote()
+	if err != nil {
+		return err
+	}
+	forgot, err := forgetTeamRemote(tr.home, tr.Project)
+	if err != nil {
+		return err
+	}
+	tr.Accepted = false
+	if a.json {
+		return a.writeJSON(tr)
+	}
+	if forgot == "" {
+		fmt.Fprintf(a.out, "no team remote was accepted for %s\n", tr.Project)
+		return nil
+	}
+	fmt.Fprintf(a.out, "forgot team remote %s for %s: syncs no longer use it\n", forgot, tr.Project)
+	return nil
 }
 
 func runRemoteTeamShow(a *app) error {
@@ -189,7 +221,32 @@ func recordTeamRemote(home, id, url string) error {
 		return err
 	}
 	lines = slices.DeleteFunc(lines, func(l string) bool { return strings.HasPrefix(l, id+"\t") })
-	lines = append(lines, id+"\t"+url)
+	return writeTeamRemotes(home, append(lines, id+"\t"+url))
+}
+
+// forgetTeamRemote removes the project's acceptance and returns the URL
+// it named, "" when there was none.
+func forgetTeamRemote(home, id string) (string, error) {
+	lines, err := readTeamRemotes(home)
+	if err != nil {
+		return "", err
+	}
+	var url string
+	lines = slices.DeleteFunc(lines, func(l string) bool {
+		u, ok := strings.CutPrefix(l, id+"\t")
+		if ok {
+			url = u
+		}
+		return ok
+	})
+	if url == "" {
+		return "", nil
+	}
+	return url, writeTeamRemotes(home, lines)
+}
+
+// writeTeamRemotes writes the accepted "<identity>\t<url>" lines.
+func writeTeamRemotes(home string, lines []string) error {
 	data := "# team remotes accepted with `memdir remote team accept`: <project identity>\t<url>\n" + strings.Join(lines, "\n") + "\n"
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return fmt.Errorf("record team remote: %w", err)
