@@ -112,12 +112,16 @@ func (p *projectSync) newCache(url, token string) *statCache {
 			c.Files[n] = st
 		}
 	}
-	// The files it wrote are there too, with a stat that never matches:
-	// their absence next time is a removal made here.
+	// The files it wrote, and those too large to read, are there too,
+	// with a stat that never matches: their absence next time is a
+	// removal made here.
 	for n, data := range p.writes {
 		if data != nil {
 			c.Files[n] = fileStat{Mtime: -1}
 		}
+	}
+	for _, n := range p.oversized {
+		c.Files[n] = fileStat{Mtime: -1}
 	}
 	return c
 }
@@ -215,8 +219,7 @@ func (p *projectSync) mergeAll() error {
 			return fmt.Errorf("%s: %w", n, err)
 		}
 	}
-	p.reconcileIndex()
-	return nil
+	return p.reconcileIndex()
 }
 
 // localSide is what this machine offers the remote for a file: nothing
@@ -228,14 +231,64 @@ func (p *projectSync) localSide(n string) (side, error) {
 	if !ok || p.excluded[n] {
 		return side{}, nil
 	}
-	if !isIndex(n) || len(p.excluded) == 0 {
+	if !isIndex(n) {
 		return side{oid: p.oid[n], data: data}, nil
 	}
+	data, added, err := p.withUnseen(n, data)
+	if err != nil {
+		return side{}, err
+	}
+	if len(p.excluded) > 0 {
+		if data, err = p.offered(n, data); err != nil {
+			return side{}, err
+		}
+	} else if !added {
+		return side{oid: p.oid[n], data: data}, nil
+	}
+	return side{oid: blobID(data), data: data}, nil
+}
+
+// withUnseen is the index n as data holds it here, with the base's
+// entries for topics this directory never held (a directory made again,
+// a new clone) put back: a line it never had is no line it removed.
+func (p *projectSync) withUnseen(n string, data []byte) ([]byte, bool, error) {
+	key := p.folder + "/" + n
+	if p.base[key] == "" || p.base[key] == p.oid[n] {
+		return data, false, nil
+	}
+	b, err := p.gitSide(p.base, n)
+	if err != nil {
+		return nil, false, err
+	}
+	here := byFile(data)
+	ix := index.Parse(data)
+	changed := false
+	for _, e := range index.Parse(b.data).Entries() {
+		if _, listed := here[e.File]; listed || p.cache.had(e.File) {
+			continue
+		}
+		if _, held := p.local[e.File]; held {
+			continue
+		}
+		ix.Upsert(e)
+		changed = true
+	}
+	if !changed {
+		return data, false, nil
+	}
+	return ix.Bytes(), true, nil
+}
+
+// offered is the index n, as data holds it here, the way this machine
+// offers it to the remote: a private topic's entry left out (the remote
+// loses it with the topic), a held-back topic's entry the remote's own
+// (the remote keeps both).
+func (p *projectSync) offered(n string, data []byte) ([]byte, error) {
 	var theirs map[string]index.Entry
 	if len(p.held) > 0 {
 		r, err := p.gitSide(p.remote, n)
 		if err != nil {
-			return side{}, err
+			return nil, err
 		}
 		theirs = byFile(r.data)
 	}
@@ -247,8 +300,7 @@ func (p *projectSync) localSide(n string) (side, error) {
 			ix.Remove(f)
 		}
 	}
-	data = ix.Bytes()
-	return side{oid: blobID(data), data: data}, nil
+	return ix.Bytes(), nil
 }
 
 func (p *projectSync) gitSide(tree map[string]string, n string) (side, error) {
@@ -297,6 +349,10 @@ func (p *projectSync) mergeFile(n string) error {
 		return nil
 	case r.oid == b.oid: // changed here only
 		p.toRemote(n, l.data, l.oid != "")
+		if isIndex(n) && l.oid != "" {
+			// The lines withUnseen put back belong here too.
+			p.toLocal(n, l.data, true)
+		}
 		return nil
 	case l.oid == "": // removed here, changed there: the change stays
 		if r, err = p.gitSide(p.remote, n); err != nil {

@@ -23,7 +23,7 @@ func (p *projectSync) final(n string) ([]byte, bool) {
 // is gone goes. Entries in an overflow index count as listed; topics the
 // sync did not touch, and private ones (which memdir leaves out of the
 // index), are left as they are.
-func (p *projectSync) reconcileIndex() {
+func (p *projectSync) reconcileIndex() error {
 	touched := map[string]bool{}
 	for n, d := range p.writes {
 		touched[n] = d != nil
@@ -65,17 +65,20 @@ func (p *projectSync) reconcileIndex() {
 		}
 	}
 	if !changed {
-		return
+		return nil
 	}
 	merged := ix.Bytes()
 	p.toLocal(memdir.IndexFile, merged, true)
+	if p.held[memdir.IndexFile] {
+		// MEMORY.md itself is held back here: the remote keeps its own.
+		return nil
+	}
 	pushed := merged
 	if len(p.excluded) > 0 {
-		out := index.Parse(merged)
-		for f := range p.excluded {
-			out.Remove(f)
+		var err error
+		if pushed, err = p.offered(memdir.IndexFile, merged); err != nil {
+			return err
 		}
-		pushed = out.Bytes()
 	}
 	key := p.folder + "/" + memdir.IndexFile
 	if blobID(pushed) == p.remote[key] {
@@ -83,6 +86,7 @@ func (p *projectSync) reconcileIndex() {
 	} else {
 		p.toRemote(memdir.IndexFile, pushed, true)
 	}
+	return nil
 }
 
 // finalNames lists the synced files the memory directory will hold.

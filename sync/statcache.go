@@ -160,13 +160,41 @@ func scanDir(dir string, now time.Time) (map[string]fileStat, error) {
 // very directory count as removed here when they are gone.
 const TokenFile = memdir.StateDir + "/sync-token"
 
-// readToken returns the directory's sync token, "" when it has none.
+// readToken returns the directory's sync token, "" when it has none:
+// only a regular file (never a link) holding 32 hex digits is one.
 func readToken(dir string) string {
-	data, err := untrusted.ReadFile(filepath.Join(dir, filepath.FromSlash(TokenFile)), dir, 64)
+	name := filepath.Join(dir, filepath.FromSlash(TokenFile))
+	if fi, err := os.Lstat(name); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	data, err := untrusted.ReadFile(name, dir, 64)
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(data))
+	tok := strings.TrimSpace(string(data))
+	if b, err := hex.DecodeString(tok); err != nil || len(b) != 16 {
+		return ""
+	}
+	return tok
+}
+
+// lastDir is the directory the cache of folder under state was last
+// written for, "" when there is none.
+func lastDir(state, folder string) string {
+	data, err := os.ReadFile(cachePath(state, folder))
+	if err != nil {
+		return ""
+	}
+	var c statCache
+	if gob.NewDecoder(bytes.NewReader(data)).Decode(&c) != nil {
+		return ""
+	}
+	return c.Dir
+}
+
+func dirExists(dir string) bool {
+	fi, err := os.Stat(dir)
+	return err == nil && fi.IsDir()
 }
 
 // ensureToken returns the directory's token, writing a new one when it
@@ -182,6 +210,14 @@ func ensureToken(dir, token string) (string, error) {
 	token = hex.EncodeToString(b[:])
 	if err := atomicfile.MkdirAllInside(dir, memdir.StateDir, 0o755); err != nil {
 		return "", fmt.Errorf("sync token: %w", err)
+	}
+	// Whatever else sits at the token's place (a directory, a link a
+	// clone committed) goes: the state is memdir's.
+	name := filepath.Join(dir, filepath.FromSlash(TokenFile))
+	if fi, err := os.Lstat(name); err == nil && !fi.Mode().IsRegular() {
+		if err := os.RemoveAll(name); err != nil {
+			return "", fmt.Errorf("sync token: %w", err)
+		}
 	}
 	if err := atomicfile.WriteInside(dir, filepath.FromSlash(TokenFile), []byte(token+"\n"), atomicfile.Options{Perm: 0o600}); err != nil {
 		return "", fmt.Errorf("sync token: %w", err)

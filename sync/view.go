@@ -55,9 +55,18 @@ func (s *syncer) look(p Project, folders map[string]string) (*view, error) {
 	_, err = os.Stat(p.Dir)
 	v.exists = err == nil
 	v.token = readToken(p.Dir)
-	if v.cache = loadCache(s.state, v.folder, s.url, p.Dir); v.token == "" || v.cache.Token != v.token {
-		// Not the directory the cache describes: no file of it counts as
-		// seen here, so none counts as removed here.
+	if other := lastDir(s.state, v.folder); !s.personal && other != "" && other != p.Dir && dirExists(other) {
+		// One team memory synced from two checkouts would undo each
+		// other's removals through the one base they share.
+		v.done = &ProjectResult{Identity: id, Dir: p.Dir, Skipped: []Skipped{{File: p.Dir, Reason: "this project's team memory is synced from " + other + " on this machine; sync from there (or remove that checkout) so the two cannot undo each other's removals"}}}
+		return v, nil
+	}
+	v.cache = loadCache(s.state, v.folder, s.url, p.Dir)
+	// A cache written before directories had tokens, for this directory,
+	// is adopted once; any other cache whose token the directory does not
+	// hold describes another directory: no file counts as seen here, so
+	// none counts as removed here.
+	if adopt := v.cache.Token == "" && len(v.cache.Files) > 0; !adopt && (v.token == "" || v.cache.Token != v.token) {
 		v.cache = &statCache{URL: s.url, Dir: p.Dir, Files: map[string]fileStat{}}
 	}
 	if v.scan, err = scanDir(p.Dir, time.Now()); err != nil {
