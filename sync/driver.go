@@ -130,15 +130,17 @@ func unpaired(name string, base, ours, theirs []byte) *FileMerge {
 }
 
 // sameMemory reports whether two versions of a topic are one memory:
-// they keep one name, or one created stamp and one description (a topic
-// renamed on one side). Where the two cannot be told apart, a merge that
-// keeps them as two files loses nothing, while one that merges two
-// memories into one file mixes them: the test leans to two.
+// they keep one name, or, for a topic renamed on one side, one type and
+// description and no created stamps that differ (a topic an agent wrote
+// has none). Where the two cannot be told apart, a merge that keeps them
+// as two files loses nothing, while one that merges two memories into one
+// file mixes them: the test leans to two.
 func sameMemory(a, b *memdir.Topic) bool {
 	if a.Name == b.Name {
 		return true
 	}
-	return !a.Created.IsZero() && a.Created.Equal(b.Created) && a.Description == b.Description
+	stamps := a.Created.IsZero() || b.Created.IsZero() || a.Created.Equal(b.Created)
+	return stamps && a.Type == b.Type && a.Description == b.Description
 }
 
 // mergeMarked merges a file memdir does not own the way git would.

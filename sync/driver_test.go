@@ -171,6 +171,10 @@ func TestUnpaired(t *testing.T) {
 	}{
 		{name: "one memory edited on both sides", file: "reference_team_start.md", base: start, ours: edited, theirs: start},
 		{name: "a rename on one side, an edit on the other", file: "reference_team_beginning.md", base: start, ours: renamed, theirs: edited},
+		{name: "a rename of a topic with no created stamp (an agent wrote it)", file: "reference_team_beginning.md",
+			base:   []byte("---\nname: Team start\ndescription: Where team memory starts\ntype: reference\n---\n\nStarts here.\n"),
+			ours:   []byte("---\nname: Team beginning\ndescription: Where team memory starts\ntype: reference\n---\n\nStarts here.\n"),
+			theirs: []byte("---\nname: Team start\ndescription: Where team memory starts\ntype: reference\n---\n\nStarts here.\nEdit.\n")},
 		{name: "ours removed it and added another", file: "reference_bob_fact.md", base: start, ours: bob, theirs: edited,
 			wantHere: bob, wantRestore: "reference_team_start.md"},
 		{name: "theirs removed it and added another", file: "reference_bob_fact.md", base: start, ours: edited, theirs: bob,

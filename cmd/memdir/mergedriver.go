@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -90,13 +91,17 @@ func runMergeDriver(ctx context.Context, a *app, base, ours, theirs, path string
 }
 
 // restorePaired writes back the memory git's rename detection paired
-// with path, under its own name, or as a conflict copy of that name when
-// a file is there already: git dropped it from the merge, so it is left
-// for the person to add.
+// with path, under its own name: git dropped it from the merge, so it is
+// left for the person to add. When a file has that name (ours, which git
+// removes once the merge is done), it is written as <stem>_restored.md, a
+// topic of its own that no step of the merge touches.
 func (a *app) restorePaired(cwd, dir, path string, res *memsync.FileMerge) error {
 	rel := filepath.Join(dir, res.Restore)
 	if _, err := atomicfile.StatInside(cwd, rel); err == nil {
-		rel = filepath.Join(dir, memsync.ConflictName(res.Restore, res.RestoreData))
+		rel = filepath.Join(dir, strings.TrimSuffix(res.Restore, ".md")+"_restored.md")
+		if _, err := atomicfile.StatInside(cwd, rel); err == nil {
+			rel = filepath.Join(dir, memsync.ConflictName(filepath.Base(rel), res.RestoreData))
+		}
 	}
 	if err := atomicfile.WriteInside(cwd, rel, res.RestoreData, atomicfile.Options{Perm: 0o644}); err != nil {
 		return err

@@ -268,7 +268,7 @@ func checkTeamRemote(home, url string) error {
 	}
 	path, local := localPath(url)
 	if !local {
-		if own, _ := memsync.Remote(home); own != "" && own == url {
+		if own, _ := memsync.Remote(home); own != "" && sameRemote(own, url) {
 			return &memsync.RemoteError{URL: url, Reason: "is your own sync remote (memdir remote show): a team remote is shared with the team, so it must be another repository"}
 		}
 		return nil
@@ -312,4 +312,12 @@ func evalOr(path string) string {
 		return r
 	}
 	return path
+}
+
+// sameRemote reports whether two git URLs name one repository, as a
+// project's identity compares them (scheme, user, port and .git aside).
+func sameRemote(a, b string) bool {
+	na, okA := canonical.NormalizeRemoteURL(a)
+	nb, okB := canonical.NormalizeRemoteURL(b)
+	return a == b || okA && okB && na == nb
 }
