@@ -247,3 +247,53 @@ func TestSyncMadeAgainKeepsTheRemotesLines(t *testing.T) {
 		t.Errorf("the remote's MEMORY.md is\n%s\nwant the hand-written line kept and the new topic listed", got)
 	}
 }
+
+// TestSyncHeldFileMergesOnceLetGo: while a file is held back here, other
+// machines go on editing it; once the credential is taken out, the file
+// merges from the version it was held from, so both sides' edits stay.
+func TestSyncHeldFileMergesOnceLetGo(t *testing.T) {
+	bare := bareRemote(t)
+	a, b := newMachine(t, "file://"+bare), newMachine(t, "file://"+bare)
+	f := a.add(t, typesx.Reference, "Deploy runbook", "Deploys go through make deploy.", false)
+	a.sync(t)
+	b.sync(t)
+	simAppend(t, a, f, "Edit by a.")
+	simAppend(t, a, f, simSecret)
+	a.sync(t) // held back here
+	simAppend(t, b, f, "Edit by b.")
+	b.sync(t)
+	a.sync(t) // still held: the base moves on without the file
+	simUnpaste(t, a, f)
+	a.sync(t)
+	b.sync(t)
+	// Both appended at the end: a conflict, so one edit may be in the
+	// file and the other in its conflict copy; neither is lost.
+	for _, m := range []*machine{a, b} {
+		var all strings.Builder
+		for n, data := range simFiles(t, m) {
+			if n == f || copyTopic(n) == f {
+				all.WriteString(data)
+			}
+		}
+		if got := all.String(); !strings.Contains(got, "Edit by a.") || !strings.Contains(got, "Edit by b.") || strings.Contains(got, "AKIA") {
+			t.Errorf("%s: %s and its conflict copies hold\n%s\nwant both edits and no credential", m.home, f, got)
+		}
+	}
+}
+
+// TestSyncRemovesItsStaleRefLock: a ref lock a killed git left in
+// memdir's own sync repository (every git there runs under the sync's
+// lock and dies with it) does not stop the next sync.
+func TestSyncRemovesItsStaleRefLock(t *testing.T) {
+	a := newMachine(t, "file://"+bareRemote(t))
+	a.add(t, typesx.Reference, "Runbook", "Deploys go through make deploy.", false)
+	a.sync(t)
+	lock := filepath.Join(a.home, RepoDir, "refs", "heads", "main.lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a.add(t, typesx.Feedback, "Style", "Short functions.", false)
+	if res := a.sync(t); !res.Pushed {
+		t.Errorf("sync = %+v, want the new topic pushed", res)
+	}
+}

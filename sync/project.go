@@ -58,6 +58,7 @@ type projectSync struct {
 	excluded     map[string]bool   // local files that never leave the machine
 	held         map[string]bool   // excluded files held back: a credential, a file that does not parse
 	oversized    []string          // local files too large to read, held back
+	heldBase     map[string]string // held files: the base they will merge from
 	writes       map[string][]byte // to the memory dir; nil removes
 	push         map[string][]byte // to the remote, by path; nil removes
 }
@@ -105,7 +106,7 @@ func (p *projectSync) readLocal() error {
 // the sync did not write (it reads those again next time, rather than
 // trust a stat taken after its own write).
 func (p *projectSync) newCache(url, token string) *statCache {
-	c := &statCache{URL: url, Dir: p.dir, Token: token, Files: map[string]fileStat{}, Skipped: p.res.Skipped}
+	c := &statCache{URL: url, Dir: p.dir, Token: token, Files: map[string]fileStat{}, Skipped: p.res.Skipped, Held: p.heldBase}
 	for n, st := range p.scan {
 		if _, wrote := p.writes[n]; !wrote && p.oid[n] != "" {
 			st.OID = p.oid[n]
@@ -207,6 +208,10 @@ func (p *projectSync) mergeAll() error {
 			}
 		}
 	}
+	p.heldBase = map[string]string{}
+	for n := range p.held {
+		p.heldBase[n] = p.baseOID(n)
+	}
 	for _, n := range names {
 		err := p.mergeFile(n)
 		if errors.Is(err, untrusted.ErrTooLarge) {
@@ -304,12 +309,26 @@ func (p *projectSync) offered(n string, data []byte) ([]byte, error) {
 }
 
 func (p *projectSync) gitSide(tree map[string]string, n string) (side, error) {
-	oid := tree[p.folder+"/"+n]
+	return p.blobSide(tree[p.folder+"/"+n])
+}
+
+func (p *projectSync) blobSide(oid string) (side, error) {
 	if oid == "" {
 		return side{}, nil
 	}
 	data, err := p.cat.blob(oid)
 	return side{oid: oid, data: data}, err
+}
+
+// baseOID is the base of a file's three-way merge: the version this
+// machine last agreed on. For a file held back here at earlier syncs,
+// that is the version when it was first held (the base moved on with
+// the other machines' changes, which this file never took).
+func (p *projectSync) baseOID(n string) string {
+	if oid, ok := p.cache.Held[n]; ok {
+		return oid
+	}
+	return p.base[p.folder+"/"+n]
 }
 
 // mergeFile decides one file: what the memory directory and the remote
@@ -324,7 +343,7 @@ func (p *projectSync) mergeFile(n string) error {
 	if err != nil {
 		return err
 	}
-	b := side{oid: p.base[p.folder+"/"+n]}
+	b := side{oid: p.baseOID(n)}
 	r := side{oid: p.remote[p.folder+"/"+n]}
 	if l.oid == "" && !p.excluded[n] && !p.cache.had(n) {
 		// Not here, and never seen here (a new clone, a directory made
@@ -364,7 +383,7 @@ func (p *projectSync) mergeFile(n string) error {
 		p.toRemote(n, l.data, true)
 		return nil
 	}
-	if b, err = p.gitSide(p.base, n); err != nil {
+	if b, err = p.blobSide(b.oid); err != nil {
 		return err
 	}
 	if r, err = p.gitSide(p.remote, n); err != nil {

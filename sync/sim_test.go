@@ -16,6 +16,7 @@ import (
 	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/secrets"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -56,6 +57,7 @@ func simulate(t *testing.T, bare string, ms []*machine, dreams bool) {
 	removed := map[string]bool{}
 	lines := map[string][]string{} // topic file -> lines appended to it
 	counts := map[string]int{}
+	leaked := map[*machine][]string{} // files a credential was pasted into
 	for i := 0; i < ops; i++ {
 		k := rng.IntN(len(ms))
 		m := ms[k]
@@ -65,6 +67,13 @@ func simulate(t *testing.T, bare string, ms []*machine, dreams bool) {
 			name := fmt.Sprintf("m%d n%d", k, i)
 			m.add(t, typesx.Reference, name, "Fact "+name+".", false)
 			counts["add"]++
+		case op < 6 && rng.IntN(8) == 0:
+			// A credential pasted into a topic: the file is held back
+			// on this machine until a person takes it out (below).
+			f := known[rng.IntN(len(known))]
+			simAppend(t, m, f, simSecret)
+			leaked[m] = append(leaked[m], f)
+			counts["secret"]++
 		case op < 6:
 			f := known[rng.IntN(len(known))]
 			line := fmt.Sprintf("Edit %d by m%d.", i, k)
@@ -107,6 +116,11 @@ func simulate(t *testing.T, bare string, ms []*machine, dreams bool) {
 			counts["sync"]++
 		}
 	}
+	for m, files := range leaked {
+		for _, f := range files {
+			simUnpaste(t, m, f)
+		}
+	}
 	for pass := 0; pass < 2; pass++ {
 		for _, m := range ms {
 			m.sync(t)
@@ -147,6 +161,30 @@ func simulate(t *testing.T, bare string, ms []*machine, dreams bool) {
 		}
 	}
 	run(t, bare, "git", "fsck", "--strict")
+	objects := run(t, bare, "git", "cat-file", "--batch-all-objects", "--batch")
+	if f := secrets.Scan(objects); len(f) > 0 {
+		t.Errorf("a credential reached the remote: %s (line %d of the objects)", f[0].Kind, f[0].Line)
+	}
+}
+
+// simSecret is a credential the scanner finds (an AWS access key id).
+const simSecret = "aws_access_key_id = AKIAZ7QW4RTY2UIO3PLK"
+
+// simUnpaste takes the pasted credential out of a machine's file, as a
+// person does when the sync warns that the file is held back.
+func simUnpaste(t *testing.T, m *machine, f string) {
+	t.Helper()
+	name := filepath.Join(m.mem, f)
+	data, err := os.ReadFile(name)
+	if os.IsNotExist(err) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(strings.ReplaceAll(string(data), simSecret+"\n", "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // simKilledSync starts a sync in a child process and SIGKILLs it after

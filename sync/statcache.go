@@ -41,6 +41,9 @@ type statCache struct {
 	Commit  string
 	Files   map[string]fileStat
 	Skipped []Skipped
+	// Held maps each file held back here (a credential, say) to the
+	// version it was held from: the base of its merge once it is let go.
+	Held map[string]string
 }
 
 // fileStat identifies a file's content without reading it.

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -181,17 +182,36 @@ func (s *syncer) init() error {
 		}
 	}
 	// Under the sync lock, a merge directory left behind is a killed
-	// sync's.
+	// sync's, and so is a git lock in memdir's own repository: every git
+	// run on it runs under this lock and dies with its sync (Pdeathsig),
+	// so a ref a killed update-ref left locked would stop every later
+	// sync.
 	stale, _ := filepath.Glob(filepath.Join(s.state, ".merge-*"))
 	for _, d := range stale {
 		_ = os.RemoveAll(d)
 	}
+	s.removeStaleLocks()
 	tmp, err := os.MkdirTemp(s.state, ".merge-")
 	if err != nil {
 		return fmt.Errorf("sync: %w", err)
 	}
 	s.merger = &merger{g: s.g, tmp: tmp}
 	return nil
+}
+
+// removeStaleLocks removes the *.lock files git leaves in memdir's own
+// repository when it is killed: in refs/, and beside HEAD, config,
+// packed-refs, index and shallow.
+func (s *syncer) removeStaleLocks() {
+	for _, f := range []string{"HEAD", "config", "packed-refs", "index", "shallow", "FETCH_HEAD", "ORIG_HEAD"} {
+		_ = os.Remove(filepath.Join(s.g.repo, f+".lock"))
+	}
+	_ = filepath.WalkDir(filepath.Join(s.g.repo, "refs"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && strings.HasSuffix(path, ".lock") {
+			_ = os.Remove(path)
+		}
+		return nil
+	})
 }
 
 // round is one fetch, merge and push. It asks the remote for its main
