@@ -9,7 +9,6 @@ import (
 
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
-	"github.com/memdir/memdir/typesx"
 )
 
 // maxFolder is the longest folder name ProjectFolder makes; longer
@@ -74,12 +73,8 @@ func TeamSynced(name string) bool {
 	if topic, ok := memdir.ConflictCopy(name); ok {
 		name = topic
 	}
-	for _, t := range typesx.Types {
-		if strings.HasPrefix(name, string(t)+"_") && len(name) > len(t)+len("_.md") {
-			return true
-		}
-	}
-	return false
+	t := index.Entry{File: name}.Type()
+	return t != "" && len(name) > len(t)+len("_.md")
 }
 
 // carries reports whether this sync carries a file of a memory

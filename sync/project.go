@@ -59,6 +59,7 @@ type projectSync struct {
 	held         map[string]bool   // excluded files held back: a credential, a file that does not parse
 	oversized    []string          // local files too large to read, held back
 	heldBase     map[string]string // held files: the base they will merge from
+	offers       map[string]side   // each index as offered to the remote (localSide)
 	writes       map[string][]byte // to the memory dir; nil removes
 	push         map[string][]byte // to the remote, by path; nil removes
 }
@@ -175,7 +176,7 @@ func (p *projectSync) names() []string {
 
 // mergeAll decides every file, reading contents only where they differ.
 func (p *projectSync) mergeAll() error {
-	p.excluded, p.held = map[string]bool{}, map[string]bool{}
+	p.excluded, p.held, p.offers = map[string]bool{}, map[string]bool{}, map[string]side{}
 	for _, n := range p.oversized {
 		p.excluded[n], p.held[n] = true, true
 		p.res.Skipped = append(p.res.Skipped, Skipped{File: n, Reason: fmt.Sprintf("larger than %d bytes, the most a memory file holds: remove or shorten it", untrusted.MaxMemory)})
@@ -239,18 +240,26 @@ func (p *projectSync) localSide(n string) (side, error) {
 	if !isIndex(n) {
 		return side{oid: p.oid[n], data: data}, nil
 	}
+	// An index is offered once: the check before the merge and the merge
+	// itself ask for it, and each may read the base's and remote's index.
+	if s, ok := p.offers[n]; ok {
+		return s, nil
+	}
 	data, added, err := p.withUnseen(n, data)
 	if err != nil {
 		return side{}, err
 	}
+	s := side{oid: p.oid[n], data: data}
 	if len(p.excluded) > 0 {
 		if data, err = p.offered(n, data); err != nil {
 			return side{}, err
 		}
-	} else if !added {
-		return side{oid: p.oid[n], data: data}, nil
+		s = side{oid: blobID(data), data: data}
+	} else if added {
+		s = side{oid: blobID(data), data: data}
 	}
-	return side{oid: blobID(data), data: data}, nil
+	p.offers[n] = s
+	return s, nil
 }
 
 // withUnseen is the index n as data holds it here, with the base's

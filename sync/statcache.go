@@ -72,16 +72,38 @@ func cachePath(state, folder string) string {
 // loadCache returns the cache of folder when it was written for url and
 // dir, else an empty one.
 func loadCache(state, folder, url, dir string) *statCache {
-	empty := &statCache{URL: url, Dir: dir, Files: map[string]fileStat{}}
+	return readCache(state, folder).validFor(url, dir)
+}
+
+// readCache is the cache of folder as stored, nil when there is none or
+// it does not decode.
+func readCache(state, folder string) *statCache {
 	data, err := os.ReadFile(cachePath(state, folder))
 	if err != nil {
-		return empty
+		return nil
 	}
 	var c statCache
-	if gob.NewDecoder(bytes.NewReader(data)).Decode(&c) != nil || c.URL != url || c.Dir != dir || c.Files == nil {
-		return empty
+	if gob.NewDecoder(bytes.NewReader(data)).Decode(&c) != nil || c.Files == nil {
+		return nil
 	}
 	return &c
+}
+
+// dir is the directory the cache was written for, "" for no cache.
+func (c *statCache) dir() string {
+	if c == nil {
+		return ""
+	}
+	return c.Dir
+}
+
+// validFor is the cache when it was written for url and dir, else an
+// empty one.
+func (c *statCache) validFor(url, dir string) *statCache {
+	if c == nil || c.URL != url || c.Dir != dir {
+		return &statCache{URL: url, Dir: dir, Files: map[string]fileStat{}}
+	}
+	return c
 }
 
 func (c *statCache) save(state, folder string) error {
@@ -179,20 +201,6 @@ func readToken(dir string) string {
 		return ""
 	}
 	return tok
-}
-
-// lastDir is the directory the cache of folder under state was last
-// written for, "" when there is none.
-func lastDir(state, folder string) string {
-	data, err := os.ReadFile(cachePath(state, folder))
-	if err != nil {
-		return ""
-	}
-	var c statCache
-	if gob.NewDecoder(bytes.NewReader(data)).Decode(&c) != nil {
-		return ""
-	}
-	return c.Dir
 }
 
 func dirExists(dir string) bool {

@@ -55,13 +55,14 @@ func (s *syncer) look(p Project, folders map[string]string) (*view, error) {
 	_, err = os.Stat(p.Dir)
 	v.exists = err == nil
 	v.token = readToken(p.Dir)
-	if other := lastDir(s.state, v.folder); !s.personal && other != "" && other != p.Dir && dirExists(other) {
+	stored := readCache(s.state, v.folder)
+	if other := stored.dir(); !s.personal && other != "" && other != p.Dir && dirExists(other) {
 		// One team memory synced from two checkouts would undo each
 		// other's removals through the one base they share.
 		v.done = &ProjectResult{Identity: id, Dir: p.Dir, Skipped: []Skipped{{File: p.Dir, Reason: "this project's team memory is synced from " + other + " on this machine; sync from there (or remove that checkout) so the two cannot undo each other's removals"}}}
 		return v, nil
 	}
-	v.cache = loadCache(s.state, v.folder, s.url, p.Dir)
+	v.cache = stored.validFor(s.url, p.Dir)
 	// A cache written before directories had tokens, for this directory,
 	// is adopted once; any other cache whose token the directory does not
 	// hold describes another directory: no file counts as seen here, so

@@ -29,31 +29,29 @@ func (a *app) sync(ctx context.Context, ws *workspace) (*memsync.Result, error) 
 
 // teamSync syncs the project's team memory through its team remote:
 // nil, nil unless the project proposes one and the user accepted it.
-// Team memory found in the remote on a first sync is made with its
+// Team memory a first sync brings from the remote is made with its
 // .gitignore, as a first team add makes it.
 func (a *app) teamSync(ctx context.Context, ws *workspace) (*memsync.Result, error) {
-	if v, ok := ws.settings.Lookup("team.remote"); !ok || v.Value == "" || ws.loc.Source == canonical.SourceAgent {
-		return nil, nil
-	}
-	tr, err := a.teamRemoteIn(ws.repo, ws.settings)
-	if err != nil || !tr.Accepted {
+	tr, ok, err := a.acceptedTeamRemote(ws)
+	if !ok || err != nil {
 		return nil, err
+	}
+	if err := checkTeamRemote(tr.home, tr.Proposed); err != nil {
+		return nil, fmt.Errorf("team memory: team.remote (%s): %w", tr.From, err)
 	}
 	tm, err := a.team(ws, false)
 	if err != nil || tm == nil {
 		return nil, err
 	}
+	existed := tm.dir.Exists()
 	root := firstNonEmpty(ws.repo.WorkTree, ws.repo.Root)
 	opts := memsync.Options{Home: tr.home, LockTimeout: tm.dir.LockTimeout, Now: a.now,
 		Projects: []memsync.Project{{Dir: tm.dir.Path, Root: root, Identity: tr.Project}}}
-	if err := checkTeamRemote(tr.home, tr.Proposed); err != nil {
-		return nil, fmt.Errorf("team memory: team.remote (%s): %w", tr.From, err)
-	}
 	res, err := memsync.SyncTeam(ctx, opts, tr.Proposed)
 	if err != nil {
 		return nil, fmt.Errorf("team memory: %w", err)
 	}
-	if tm.dir.Exists() {
+	if !existed && tm.dir.Exists() {
 		if err := a.makeTeamDir(root, tm.rel, tm.dir.Path); err != nil {
 			return nil, err
 		}
@@ -199,7 +197,7 @@ func (a *app) syncAtSessionStart(ws *workspace) {
 		return
 	}
 	due, _ := memsync.ClaimBackground(home, a.wall())
-	if tr, ok := a.acceptedTeamRemote(ws); ok {
+	if tr, ok, _ := a.acceptedTeamRemote(ws); ok {
 		teamDue, _ := memsync.ClaimTeamBackground(tr.home, tr.Proposed, a.wall())
 		due = due || teamDue
 	}
@@ -227,14 +225,15 @@ func (a *app) syncEvery(ctx context.Context, ws *workspace, interval time.Durati
 	}
 }
 
-// acceptedTeamRemote is the project's team remote when it proposes one
-// the user accepted.
-func (a *app) acceptedTeamRemote(ws *workspace) (teamRemote, bool) {
-	if v, ok := ws.settings.Lookup("team.remote"); !ok || v.Value == "" {
-		return teamRemote{}, false
+// acceptedTeamRemote is the project's team remote; ok is false unless
+// the project proposes one and the user accepted it (a subagent's
+// memory has no team part).
+func (a *app) acceptedTeamRemote(ws *workspace) (tr teamRemote, ok bool, err error) {
+	if v, set := ws.settings.Lookup("team.remote"); !set || v.Value == "" || ws.loc.Source == canonical.SourceAgent {
+		return teamRemote{}, false, nil
 	}
-	tr, err := a.teamRemoteIn(ws.repo, ws.settings)
-	return tr, err == nil && tr.Accepted
+	tr, err = a.teamRemoteIn(ws.repo, ws.settings)
+	return tr, err == nil && tr.Accepted, err
 }
 
 // syncRound runs one sync, and one of the team memory when its team

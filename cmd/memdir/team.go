@@ -52,12 +52,7 @@ var agentConfigDirs = []string{".claude", ".codex", ".gemini", ".github", ".curs
 // sameDir reports whether two directories are one, symbolic links
 // resolved (a committed link can make two settings name one place).
 func sameDir(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	ra, errA := filepath.EvalSymlinks(a)
-	rb, errB := filepath.EvalSymlinks(b)
-	return errA == nil && errB == nil && ra == rb
+	return filepath.Clean(a) == filepath.Clean(b) || evalOr(a) == evalOr(b)
 }
 
 // teamDefault is where team memory lives when team.dir is not set.
