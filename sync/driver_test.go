@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memdir/memdir/memdir"
 )
 
 const driverTopic = "---\nname: Policy\ndescription: A policy\ntype: feedback\n---\n\n"
@@ -203,4 +205,30 @@ func TestUnpaired(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzUnpaired: whatever three versions git hands the driver, unpaired
+// never fails, and when it keeps two memories apart it loses neither:
+// the file keeps one side whole, the other side is written back whole,
+// under a topic file name of its own that is no path.
+func FuzzUnpaired(f *testing.F) {
+	t1 := "---\nname: Team start\ndescription: Where it starts\ntype: reference\ncreated: 2026-11-20T10:00:00Z\n---\n\nBody.\n"
+	t2 := "---\nname: Bob fact\ndescription: A fact\ntype: reference\ncreated: 2026-11-22T10:00:00Z\n---\n\nFact.\n"
+	f.Add("reference_bob_fact.md", t1, t2, t1+"Edit.\n")
+	f.Add("reference_bob_fact.md", t1, t1+"Edit.\n", t2)
+	f.Add("reference_team_start.md", t1, t1, t1)
+	f.Add("x.md", "", "---\nname: ../../x\ntype: user\n---\n", t2)
+	f.Fuzz(func(t *testing.T, name, base, ours, theirs string) {
+		r := unpaired(name, []byte(base), []byte(ours), []byte(theirs))
+		if r == nil {
+			return
+		}
+		here, back := string(r.Merged), string(r.RestoreData)
+		if !(here == ours && back == theirs || here == theirs && back == ours) {
+			t.Fatalf("unpaired kept %q and wrote back %q; want ours and theirs, one each", here, back)
+		}
+		if r.Restore == name || !memdir.IsTopicFile(r.Restore) || strings.ContainsAny(r.Restore, `/\`) || !r.Clean {
+			t.Fatalf("unpaired writes back %q beside %q", r.Restore, name)
+		}
+	})
 }
