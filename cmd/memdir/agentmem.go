@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -35,45 +33,6 @@ func (a *app) addAgentFlags(root *cobra.Command) {
 		c.Flags().StringVar(&a.agentType, "agent-type", "", "work on this subagent type's own memory, as Claude Code keeps it")
 		c.Flags().StringVar(&a.agentScope, "scope", "", "the agent memory's scope: user, project or local (needed when more than one exists)")
 	}
-}
-
-// agentLocation places the memory of the subagent type --agent-type in
-// the scope --scope. Without --scope, the one scope in which that type
-// has a memory is taken; none or several is a usage error.
-func (a *app) agentLocation(repo canonical.Repo) (canonical.Location, error) {
-	if a.dirFlag != "" {
-		return canonical.Location{}, usagef("--dir and --agent-type name two memory directories: give one")
-	}
-	o := canonical.AgentOptions{Type: a.agentType, Scope: a.agentScope, Project: repo.WorkTree, Root: repo.Root, Getenv: a.getenv}
-	if o.Project == "" {
-		o.Project = repo.Root
-	}
-	if a.agentScope == "" {
-		var found []canonical.AgentMemory
-		for _, m := range canonical.AgentMemories(o) {
-			if m.Type == canonical.AgentTypeDir(a.agentType) {
-				found = append(found, m)
-			}
-		}
-		switch len(found) {
-		case 0:
-			return canonical.Location{}, usagef("agent type %q has no memory yet: say where with --scope user, project or local", a.agentType)
-		case 1:
-			o.Scope = found[0].Scope
-		default:
-			var scopes []string
-			for _, m := range found {
-				scopes = append(scopes, m.Scope)
-			}
-			return canonical.Location{}, usagef("agent type %q has memory in %s scope: choose one with --scope", a.agentType, strings.Join(scopes, " and "))
-		}
-		a.agentScope = o.Scope
-	}
-	dir, err := canonical.AgentDir(o)
-	if err != nil {
-		return canonical.Location{}, usagef("--scope %s: %v", a.agentScope, err)
-	}
-	return canonical.Location{Dir: filepath.Clean(dir), Root: repo.Root, Slug: canonical.Slug(repo.Root), Source: canonical.SourceAgent}, nil
 }
 
 // agentJSON is one subagent memory as `list --agents` prints it.

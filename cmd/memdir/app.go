@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -15,8 +14,8 @@ import (
 
 	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/memdir"
-	"github.com/memdir/memdir/memgit"
 	"github.com/memdir/memdir/settings"
+	wspkg "github.com/memdir/memdir/workspace"
 )
 
 // app is what every command shares: streams, environment, clock and the
@@ -90,45 +89,20 @@ func clock(getenv func(string) string) (func() time.Time, error) {
 	return func() time.Time { return t }, nil
 }
 
-// cwd is the working directory the command acts for: --cwd or the
-// process's own.
-func (a *app) cwd() (string, error) {
-	if a.cwdFlag != "" {
-		abs, err := filepath.Abs(a.cwdFlag)
-		if err != nil {
-			return "", usagef("--cwd %s: %v", a.cwdFlag, err)
-		}
-		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return "", usagef("--cwd %s: not a directory", a.cwdFlag)
-		}
-		return abs, nil
+// resolver is the workspace options of this command: its flags,
+// environment, clock and stderr.
+func (a *app) resolver() *wspkg.Options {
+	return &wspkg.Options{
+		Cwd: a.cwdFlag, Dir: a.dirFlag, AgentType: a.agentType, AgentScope: a.agentScope,
+		Getenv: a.getenv, Now: a.now, Trusting: a.trusting,
+		Warn:     func(line string) { a.warn("%s", line) },
+		Repaired: a.repaired, Fault: a.crashHook(),
 	}
-	wd, err := os.Getwd()
-	if err == nil {
-		return wd, nil
-	}
-	return a.cwdGone(err)
 }
 
-// cwdGone picks where to act when the working directory was deleted: an
-// absolute --dir or MEMDIR_DIR names the memory, so memdir acts from its
-// nearest existing directory; otherwise it cannot know the project.
-func (a *app) cwdGone(err error) (string, error) {
-	for _, dir := range []string{a.dirFlag, a.getenv("MEMDIR_DIR")} {
-		if !filepath.IsAbs(dir) {
-			continue
-		}
-		for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-			if fi, serr := os.Stat(d); serr == nil && fi.IsDir() {
-				return d, nil
-			}
-			if d == filepath.Dir(d) {
-				break
-			}
-		}
-	}
-	return "", usagef("the working directory is gone (%v): cd into the project, or pass --cwd or an absolute --dir", err)
-}
+// cwd is the working directory the command acts for: --cwd or the
+// process's own.
+func (a *app) cwd() (string, error) { return a.resolver().WorkingDir() }
 
 // workspace is a resolved project: where it is, its settings and its
 // memory directory.
@@ -140,38 +114,21 @@ type workspace struct {
 	cwd      string
 }
 
+// fromWS is the command's view of a resolved workspace.
+func fromWS(w *wspkg.Workspace) *workspace {
+	return &workspace{repo: w.Repo, loc: w.Loc, settings: w.Settings, dir: w.Dir, cwd: w.Cwd}
+}
+
 // workspace resolves the project, its settings and its memory directory.
 func (a *app) workspace() (*workspace, error) {
-	repo, s, cwd, err := a.project()
+	w, err := a.resolver().Resolve()
 	if err != nil {
 		return nil, err
 	}
-	if a.agentType == "" && a.agentScope != "" {
-		return nil, usagef("--scope %s needs --agent-type: the scope is that of a subagent's memory", a.agentScope)
+	if w.AgentScope != "" {
+		a.agentScope = w.AgentScope
 	}
-	var loc canonical.Location
-	if a.agentType != "" {
-		loc, err = a.agentLocation(repo)
-	} else {
-		loc, err = a.locate(repo.Root, s)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if loc.Source == canonical.SourceDefault {
-		if err := canonical.CheckRoot(loc.Dir, loc.Root); err != nil {
-			return nil, err
-		}
-	}
-	ws, err := a.openWorkspace(loc, s)
-	if err != nil {
-		return nil, err
-	}
-	ws.repo, ws.cwd = repo, cwd
-	if loc.Source == canonical.SourceAgent {
-		ws.dir.ReadOnly = canonical.AgentEntrypoint(loc.Dir, a.agentScope, filepath.Clean(firstNonEmpty(repo.WorkTree, repo.Root)))
-	}
-	return ws, nil
+	return fromWS(w), nil
 }
 
 func firstNonEmpty(s ...string) string {
@@ -183,118 +140,38 @@ func firstNonEmpty(s ...string) string {
 	return ""
 }
 
-// openWorkspace opens the memory directory loc.Dir with the settings s:
-// its mode, lock timeout and clock, the committer that records every
-// change (git) and the report of what a lock repaired (stderr). Every
-// command's workspace, and each directory `daemon --all` dreams, is opened
-// here.
+// openWorkspace opens the memory directory loc.Dir with the settings s.
 func (a *app) openWorkspace(loc canonical.Location, s *settings.Settings) (*workspace, error) {
-	mode, err := a.mode(s, loc.Dir)
+	w, err := a.resolver().Open(&wspkg.Project{Settings: s}, loc)
 	if err != nil {
 		return nil, err
 	}
-	d := memdir.Open(loc.Dir, mode, memdir.WithCommitter(a.committer(s, loc.Dir)), memdir.WithRepairReport(a.repaired),
-		memdir.WithFault(a.crashHook()))
-	d.Now = a.now
-	if to := s.Duration("lock.timeout"); to > 0 {
-		d.LockTimeout = to
-	}
-	return &workspace{loc: loc, settings: s, dir: d}, nil
+	return fromWS(w), nil
 }
 
 // project finds the project root and loads the settings cascade for it.
 func (a *app) project() (canonical.Repo, *settings.Settings, string, error) {
-	cwd, err := a.cwd()
+	p, err := a.resolver().FindProject()
 	if err != nil {
 		return canonical.Repo{}, nil, "", err
 	}
-	repo, err := canonical.Find(cwd)
-	if err != nil {
-		return canonical.Repo{}, nil, "", fmt.Errorf("find project root: %w", err)
-	}
-	flags := map[string]string{}
-	if a.dirFlag != "" {
-		// A relative --dir is relative to where the command acts.
-		dir := a.dirFlag
-		if !filepath.IsAbs(dir) && !strings.HasPrefix(dir, "~") {
-			dir = filepath.Join(cwd, dir)
-		}
-		flags["dir"] = dir
-	}
-	s, err := settings.Load(settings.Options{Root: repo.Root, Getenv: a.getenv, Flags: flags, Cwd: cwd, Committed: committed})
-	if err != nil {
-		return canonical.Repo{}, nil, "", err
-	}
-	for _, w := range s.Warnings() {
-		if !(w.Untrusted && a.trusting) {
-			a.warn("%s", w)
-		}
-	}
-	return repo, s, cwd, nil
-}
-
-// committed reports whether a settings file is in the project's git index;
-// an index memgit cannot read counts as committed, so trust fails closed.
-func committed(path string) bool {
-	tracked, err := memgit.Tracked(path)
-	return tracked || err != nil
+	return p.Repo, p.Settings, p.Cwd, nil
 }
 
 // claim records the project root in a memory directory found through the
 // slug, so that another root with the same slug is refused later.
 func (ws *workspace) claim() error {
-	if ws.loc.Source != canonical.SourceDefault {
-		return nil
-	}
-	if err := canonical.CheckRoot(ws.loc.Dir, ws.loc.Root); err != nil || ws.dir.Exists() && rootRecorded(ws.loc.Dir) {
-		return err
-	}
-	// Two roots with one slug may both try to claim a new directory: the
-	// lock makes one of them see the other's claim.
-	lk, err := ws.dir.Lock("claim root")
-	if err != nil {
-		return err
-	}
-	defer lk.Release()
-	return canonical.ClaimRoot(ws.loc.Dir, ws.loc.Root)
+	return (&wspkg.Workspace{Loc: ws.loc, Dir: ws.dir}).Claim()
 }
 
-// locate picks the memory directory. The settings cascade has already
-// weighed --dir, MEMDIR_DIR, the files and a managed lock; canonical turns
-// the winner into a path.
+// locate picks the memory directory of the project at root.
 func (a *app) locate(root string, s *settings.Settings) (canonical.Location, error) {
-	hide := func(k string) string {
-		if k == "MEMDIR_DIR" || k == "MEMDIR_HOME" {
-			return ""
-		}
-		return a.getenv(k)
-	}
-	opts := canonical.Options{Root: root, HomeSetting: s.Home(), Getenv: hide}
-	if v, ok := s.Lookup("dir"); ok && v.Value != "" {
-		switch v.Origin.Layer {
-		case settings.Flag, settings.Env:
-			opts.DirFlag = v.Value
-		default:
-			opts.DirSetting = v.Value
-		}
-	}
-	loc, err := canonical.Resolve(opts)
-	if err != nil {
-		return loc, err
-	}
-	if v, ok := s.Lookup("dir"); ok && v.Origin.Layer == settings.Env {
-		loc.Source = canonical.SourceEnv
-	}
-	return loc, nil
+	return a.resolver().Locate(&wspkg.Project{Repo: canonical.Repo{Root: root}, Settings: s})
 }
 
-// mode is the memory directory's mode: the `mode` setting when someone set
-// it, else what `memdir init --mode` recorded, else live.
+// mode is the memory directory's mode.
 func (a *app) mode(s *settings.Settings, dir string) (memdir.Mode, error) {
-	if v, ok := s.Lookup("mode"); ok && v.Origin.Layer != settings.Default {
-		return memdir.ParseMode(v.Value)
-	}
-	return memdir.RecordedMode(dir)
+	return wspkg.Mode(s, dir)
 }
 
 // writeJSON prints v as indented JSON.
@@ -327,12 +204,6 @@ func longRunning() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(100)
 	}
-}
-
-// rootRecorded reports whether a memory directory already names its root.
-func rootRecorded(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(canonical.RootFile)))
-	return err == nil
 }
 
 // findTopic resolves the workspace and the topic file a person named by

@@ -7,19 +7,17 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"sort"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/settings"
 	"github.com/memdir/memdir/watch"
+	wspkg "github.com/memdir/memdir/workspace"
 )
 
 type daemonOptions struct {
@@ -198,35 +196,20 @@ func (a *app) dreamTargets(ws *workspace, opts daemonOptions) ([]dream.Target, e
 		}
 		return []dream.Target{a.target(ws.dir, ws.settings, opts)}, nil
 	}
-	home := ws.loc.Home
-	if home == "" {
-		return nil, fmt.Errorf("the memdir home is unknown: set MEMDIR_HOME")
-	}
-	dirs, err := filepath.Glob(filepath.Join(home, "projects", "*", "memory"))
+	dirs, err := wspkg.MemoryDirs(ws.loc.Home)
 	if err != nil {
-		return nil, fmt.Errorf("list memory directories: %w", err)
+		return nil, err
 	}
-	sort.Strings(dirs)
 	var out []dream.Target
+	r := a.resolver()
 	for _, dir := range dirs {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			continue
-		}
-		root, err := canonical.RecordedRoot(dir)
+		// Each directory is opened, and its dreams committed, as its own
+		// commands would.
+		dws, err := r.OpenRecorded(dir)
 		if err != nil {
 			return nil, err
 		}
-		s, err := settings.Load(settings.Options{Root: root, Getenv: a.getenv, Committed: committed})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, err)
-		}
-		// Each directory is opened, and its dreams committed, as its own
-		// commands would.
-		dws, err := a.openWorkspace(canonical.Location{Dir: dir, Root: root}, s)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, err)
-		}
-		out = append(out, a.target(dws.dir, s, opts))
+		out = append(out, a.target(dws.Dir, dws.Settings, opts))
 	}
 	return out, nil
 }

@@ -10,44 +10,15 @@ import (
 )
 
 // gitOptions hands memgit the command's clock and environment.
-func (a *app) gitOptions() memgit.Options {
-	return memgit.Options{Now: a.now, Getenv: a.getenv}
-}
+func (a *app) gitOptions() memgit.Options { return a.resolver().GitOptions() }
 
-// committer is what records each change to the memory directory dir
-// under the settings s: a git commit when memory is versioned
-// (memgit.Policy says when), else nothing. It costs one stat when it is
-// not versioned.
+// committer records each change to the memory directory dir.
 func (a *app) committer(s *settings.Settings, dir string) memdir.Committer {
-	p := memgit.Policy{Git: s.Bool("git"), AutoCommit: s.Bool("git.autocommit")}
-	if !p.Versioned(dir) {
-		return nil
-	}
-	return &gitCommitter{a: a, dir: dir, policy: p}
-}
-
-// gitCommitter commits each change to memory as its policy says; a
-// refusal is a warning, not a failure of the change.
-type gitCommitter struct {
-	a      *app
-	dir    string
-	policy memgit.Policy
-}
-
-// Commit records c as one commit.
-func (g *gitCommitter) Commit(c memdir.Change) error {
-	return g.a.gitRefused(c.Message, g.policy.Record(g.dir, g.a.gitOptions(), c.Paths, c.Message))
+	return a.resolver().Committer(s, dir)
 }
 
 // gitRefused turns a refusal into a warning and passes other errors on.
-func (a *app) gitRefused(what string, err error) error {
-	var refused *memgit.RefusedError
-	if errors.As(err, &refused) {
-		a.warn("%s is done but not committed: %s; run `memdir commit` once that is sorted", what, refused.Reason)
-		return nil
-	}
-	return err
-}
+func (a *app) gitRefused(what string, err error) error { return a.resolver().GitRefused(what, err) }
 
 // openGit opens the repository that holds the memory directory, with a
 // usage error that says how to get one when there is none.

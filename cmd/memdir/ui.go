@@ -9,15 +9,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/canonical"
-	"github.com/memdir/memdir/settings"
 	"github.com/memdir/memdir/viewer"
+	wspkg "github.com/memdir/memdir/workspace"
 )
 
 type uiOptions struct {
@@ -122,11 +121,10 @@ func (pl *uiProjects) list() ([]viewer.Project, error) {
 	if ws.loc.Home == "" {
 		return out, nil
 	}
-	dirs, err := filepath.Glob(filepath.Join(ws.loc.Home, "projects", "*", "memory"))
+	dirs, err := wspkg.MemoryDirs(ws.loc.Home)
 	if err != nil {
-		return nil, fmt.Errorf("list memory directories: %w", err)
+		return nil, err
 	}
-	sort.Strings(dirs)
 	for _, dir := range dirs {
 		if dir == ws.loc.Dir {
 			continue
@@ -146,26 +144,16 @@ func (pl *uiProjects) list() ([]viewer.Project, error) {
 // open opens another project's memory directory; one that cannot be
 // opened is left out of the switcher.
 func (pl *uiProjects) open(dir string) (viewer.Project, bool) {
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return viewer.Project{}, false
-	}
-	root, err := canonical.RecordedRoot(dir)
+	dws, err := pl.a.resolver().OpenRecorded(dir)
 	if err != nil {
 		return viewer.Project{}, false
 	}
-	s, err := settings.Load(settings.Options{Root: root, Getenv: pl.a.getenv, Committed: committed})
-	if err != nil {
-		return viewer.Project{}, false
-	}
-	dws, err := pl.a.openWorkspace(canonical.Location{Dir: dir, Root: root}, s)
-	if err != nil {
-		return viewer.Project{}, false
-	}
+	root := dws.Repo.Root
 	label := root
 	if label == "" {
 		label = filepath.Base(filepath.Dir(dir))
 	}
-	return viewer.Project{ID: filepath.Base(filepath.Dir(dir)), Label: label, Dir: dws.dir, Schedule: s.Get("dream.schedule")}, true
+	return viewer.Project{ID: filepath.Base(filepath.Dir(dir)), Label: label, Dir: dws.Dir, Schedule: dws.Settings.Get("dream.schedule")}, true
 }
 
 // openBrowser opens url in the person's default browser.
