@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/memdir"
 )
 
 // agentLocation places the memory of the subagent type AgentType in the
@@ -51,4 +52,23 @@ func (o *Options) onlyScope(a canonical.AgentOptions) (string, error) {
 		scopes = append(scopes, m.Scope)
 	}
 	return "", usagef("agent type %q has memory in %s scope: choose one with --scope", o.AgentType, strings.Join(scopes, " and "))
+}
+
+// AgentMemory is one subagent memory of the project or the user.
+type AgentMemory struct {
+	canonical.AgentMemory
+	// Topics is how many topic files it holds.
+	Topics int `json:"topics"`
+	// ReadOnly says why Claude Code would not load it, when it would not.
+	ReadOnly string `json:"read_only,omitempty"`
+}
+
+// AgentMemories lists every subagent memory of the project and the user.
+func (o *Options) AgentMemories(p *Project) []AgentMemory {
+	out := []AgentMemory{}
+	for _, m := range canonical.AgentMemories(canonical.AgentOptions{Project: p.WorkTree(), Root: p.Repo.Root, Getenv: o.getenv}) {
+		files, _ := memdir.Open(m.Dir, memdir.Live).TopicFiles()
+		out = append(out, AgentMemory{AgentMemory: m, Topics: len(files), ReadOnly: canonical.AgentEntrypoint(m.Dir, m.Scope, p.WorkTree())})
+	}
+	return out
 }

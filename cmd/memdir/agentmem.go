@@ -8,9 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/index"
-	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/sessionctx"
 )
 
@@ -35,25 +33,14 @@ func (a *app) addAgentFlags(root *cobra.Command) {
 	}
 }
 
-// agentJSON is one subagent memory as `list --agents` prints it.
-type agentJSON struct {
-	canonical.AgentMemory
-	Topics   int    `json:"topics"`
-	ReadOnly string `json:"read_only,omitempty"`
-}
-
 // runListAgents lists every subagent memory of the project and the user.
 func runListAgents(a *app) error {
-	repo, _, _, err := a.project()
+	r := a.resolver()
+	p, err := r.FindProject()
 	if err != nil {
 		return err
 	}
-	project := firstNonEmpty(repo.WorkTree, repo.Root)
-	out := []agentJSON{}
-	for _, m := range canonical.AgentMemories(canonical.AgentOptions{Project: project, Root: repo.Root, Getenv: a.getenv}) {
-		files, _ := memdir.Open(m.Dir, memdir.Live).TopicFiles()
-		out = append(out, agentJSON{AgentMemory: m, Topics: len(files), ReadOnly: canonical.AgentEntrypoint(m.Dir, m.Scope, project)})
-	}
+	out := r.AgentMemories(p)
 	if a.json {
 		return a.writeJSON(out)
 	}
