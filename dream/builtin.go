@@ -56,8 +56,8 @@ func nameKey(t typesx.Type, name string) string { return string(t) + "\x00" + st
 
 func newBuiltin(s *snapshot, now time.Time, rep *Report) *builtin {
 	b := &builtin{now: now, byName: map[string]*work{}, postings: map[typesx.Type]map[string][]*work{}, facts: map[typesx.Type]*factIndex{}, files: map[string]bool{}, rep: rep, deferred: map[string]bool{}}
-	for _, f := range s.broken {
-		b.files[f] = true
+	for _, f := range append(append([]string(nil), s.broken...), s.conflict...) {
+		b.files[f] = true // a new topic takes another name
 	}
 	for _, t := range s.topics {
 		b.track(newWork(t, now))

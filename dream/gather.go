@@ -29,6 +29,7 @@ type snapshot struct {
 	raw      map[string][]byte           // topic file -> bytes as read
 	stamps   map[string]atomicfile.Stamp // topic, index and overflow files as read
 	broken   []string                    // topic files that do not parse: left alone
+	conflict []string                    // sync conflict copies: never topics
 	index    []byte
 	overflow map[string][]byte // overflow index file -> bytes
 	entries  []Entry           // not yet distilled
@@ -44,6 +45,13 @@ func gather(d *memdir.Dir) (*snapshot, error) {
 		return nil, err
 	}
 	for _, f := range files {
+		if _, ok := memdir.ConflictCopy(f); ok {
+			// A sync's conflict copy is the other side of an unmerged
+			// topic, for a person to merge: never a topic the dream
+			// merges into or indexes.
+			s.conflict = append(s.conflict, f)
+			continue
+		}
 		data, err := s.read(d.Path, f)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // removed since it was listed
