@@ -34,6 +34,9 @@ type snapshot struct {
 	overflow map[string][]byte // overflow index file -> bytes
 	entries  []Entry           // not yet distilled
 	state    *State
+	count    int64 // the log count (dailylog.Appended) before the logs were read
+	seen     int64 // the count the last dream saw (seenPath)
+	seenOK   bool
 	problems []string
 }
 
@@ -77,6 +80,12 @@ func gather(d *memdir.Dir) (*snapshot, error) {
 	if s.state, err = loadState(d.Path); err != nil {
 		return nil, err
 	}
+	// The count before the logs: an entry appended meanwhile is counted
+	// as waiting after this dream, whether or not it read it.
+	if s.count, _, err = dailylog.Appended(d.Path); err != nil {
+		return nil, err
+	}
+	s.seen, s.seenOK = readSeen(d.Path)
 	all, problems, err := dailylog.Read(d.Path, "", "")
 	if err != nil {
 		return nil, err

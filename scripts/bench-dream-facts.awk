@@ -1,4 +1,7 @@
-# gen distinct facts: mem, n
+# Writes n distinct project facts into 28 daily logs under mem/logs
+# (awk -v mem=DIR -v n=N -f this): each entry names a component of the
+# project and says something in seven words of its own, beside the
+# project's everyday words ("memdir", the component, "part").
 function u(k,   a, b, c) {
   a = syl[k % 100 + 1]; k = int(k / 100)
   b = syl[k % 100 + 1]; k = int(k / 100)
@@ -12,6 +15,8 @@ BEGIN {
   for (i = 1; i <= 20; i++) for (j = 1; j <= 5; j++) syl[++ns] = cons[i] vow[j]
   split("project reference feedback user", types, " ")
   split("dream sync index search viewer daemon hook store logs topics", comp, " ")
+  # u(k) is the k-th made-up word: three syllables of 100 and an x,
+  # distinct for k below a million.
   per = int(n / 28)
   k = 0
   for (d = 0; d < 28; d++) {
@@ -23,7 +28,7 @@ BEGIN {
     for (i = 0; i < per; i++) {
       c = comp[k % 10 + 1]; c2 = comp[int(k / 10) % 10 + 1]
       hh = sprintf("%02d:%02d", 8 + int(i * 10 / per), int(i * 600 / per) % 60)
-      printf "- %s [%s] %s %s: the memdir %s part about %s keeps %s notes with the %s team and %s.\n", hh, types[k % 4 + 1], c, u(4*k), c, u(4*k+1), u(4*k+2), c2, u(4*k+3) >> f
+      printf "- %s [%s] %s %s %s: %s %s %s in the memdir %s part, about %s and %s.\n", hh, types[k % 4 + 1], c, u(8*k), u(8*k+1), u(8*k+2), u(8*k+3), u(8*k+4), c, u(8*k+5), u(8*k+6) >> f
       k++
     }
     close(f)
