@@ -28,6 +28,7 @@ import (
 // Append takes no lock. Concurrent appends never interleave within an entry
 // on local file systems, but the heading and newline checks, and the
 // truncation after a failure, assume the caller holds the store's lock.
+// Each entry written is counted in CountFile, after it is durable.
 func Append(memDir string, now time.Time, e Entry) (string, error) {
 	if e.Time == "" {
 		e.Time = now.Format("15:04")
@@ -70,6 +71,7 @@ func Append(memDir string, now time.Time, e Entry) (string, error) {
 			}
 		}
 	}
+	count(memDir)
 	return path, nil
 }
 

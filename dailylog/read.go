@@ -52,8 +52,29 @@ func Read(memDir, since, until string) ([]Entry, []Problem, error) {
 // that date and then by path. Dotfiles and dot directories are skipped;
 // a missing logs directory gives none.
 func Files(memDir string) ([]string, error) {
-	root := filepath.Join(memDir, "logs")
 	var files []string
+	err := walkLogs(memDir, func(path string, _ fs.DirEntry) error {
+		files = append(files, path)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(files, func(i, j int) bool {
+		di, dj := dateOfFile(files[i]), dateOfFile(files[j])
+		if di != dj {
+			return di < dj
+		}
+		return files[i] < files[j]
+	})
+	return files, nil
+}
+
+// walkLogs calls fn for each log file under memDir/logs, in directory
+// order: files whose name holds a date, in no hidden directory. fn may
+// return fs.SkipAll to stop.
+func walkLogs(memDir string, fn func(path string, d fs.DirEntry) error) error {
+	root := filepath.Join(memDir, "logs")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if path == root && errors.Is(err, fs.ErrNotExist) {
@@ -67,22 +88,15 @@ func Files(memDir string) ([]string, error) {
 			}
 			return nil
 		}
-		if !d.IsDir() && dateOfFile(path) != "" {
-			files = append(files, path)
+		if d.IsDir() || dateOfFile(path) == "" {
+			return nil
 		}
-		return nil
+		return fn(path, d)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list logs: %w", err)
+		return fmt.Errorf("list logs: %w", err)
 	}
-	sort.SliceStable(files, func(i, j int) bool {
-		di, dj := dateOfFile(files[i]), dateOfFile(files[j])
-		if di != dj {
-			return di < dj
-		}
-		return files[i] < files[j]
-	})
-	return files, nil
+	return nil
 }
 
 // relSlash returns path relative to dir with forward slashes, or path

@@ -56,8 +56,8 @@ func nameKey(t typesx.Type, name string) string { return string(t) + "\x00" + st
 
 func newBuiltin(s *snapshot, now time.Time, rep *Report) *builtin {
 	b := &builtin{now: now, byName: map[string]*work{}, postings: map[typesx.Type]map[string][]*work{}, facts: map[typesx.Type]*factIndex{}, files: map[string]bool{}, rep: rep, deferred: map[string]bool{}}
-	for _, f := range s.broken {
-		b.files[f] = true
+	for _, f := range append(append([]string(nil), s.broken...), s.conflict...) {
+		b.files[f] = true // a new topic takes another name
 	}
 	for _, t := range s.topics {
 		b.track(newWork(t, now))
@@ -103,26 +103,7 @@ func (b *builtin) target(typ typesx.Type, name, title, text string) *work {
 	if w := b.byName[nameKey(typ, name)]; w != nil {
 		return w
 	}
-	probe := memdir.TermsOf(name + " " + memdir.Describe(text))
-	seen := map[*work]bool{}
-	var best *work
-	bestScore := 0.0
-	for word := range probe {
-		for _, w := range b.postings[typ][word] {
-			if seen[w] {
-				continue
-			}
-			seen[w] = true
-			s := memdir.Compare(probe, w.words)
-			if !s.SameMemory() {
-				continue
-			}
-			if s.Jaccard > bestScore || s.Jaccard == bestScore && w.t.File < best.t.File {
-				best, bestScore = w, s.Jaccard
-			}
-		}
-	}
-	return best
+	return b.nearestByWords(typ, memdir.TermsOf(name+" "+memdir.Describe(text)))
 }
 
 // add distills one entry.

@@ -54,6 +54,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/diff"
@@ -319,7 +320,7 @@ func dryDiff(dir string, j *journal) string {
 		return data
 	}
 	for _, op := range append(append([]fileOp(nil), j.Writes...), j.Last...) {
-		if op.Path == statePath || filepath.Dir(op.Path) == reportsDir {
+		if strings.HasPrefix(op.Path, stateDir+"/") || filepath.Dir(op.Path) == reportsDir {
 			continue
 		}
 		out = append(out, diff.Diff("a/"+op.Path, read(op.Path), "b/"+op.Path, []byte(op.Data))...)

@@ -29,10 +29,14 @@ type snapshot struct {
 	raw      map[string][]byte           // topic file -> bytes as read
 	stamps   map[string]atomicfile.Stamp // topic, index and overflow files as read
 	broken   []string                    // topic files that do not parse: left alone
+	conflict []string                    // sync conflict copies: never topics
 	index    []byte
 	overflow map[string][]byte // overflow index file -> bytes
 	entries  []Entry           // not yet distilled
 	state    *State
+	count    int64 // the log count (dailylog.Appended) before the logs were read
+	seen     int64 // the count the last dream saw (seenPath)
+	seenOK   bool
 	problems []string
 }
 
@@ -44,6 +48,13 @@ func gather(d *memdir.Dir) (*snapshot, error) {
 		return nil, err
 	}
 	for _, f := range files {
+		if _, ok := memdir.ConflictCopy(f); ok {
+			// A sync's conflict copy is the other side of an unmerged
+			// topic, for a person to merge: never a topic the dream
+			// merges into or indexes.
+			s.conflict = append(s.conflict, f)
+			continue
+		}
 		data, err := s.read(d.Path, f)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // removed since it was listed
@@ -69,6 +80,12 @@ func gather(d *memdir.Dir) (*snapshot, error) {
 	if s.state, err = loadState(d.Path); err != nil {
 		return nil, err
 	}
+	// The count before the logs: an entry appended meanwhile is counted
+	// as waiting after this dream, whether or not it read it.
+	if s.count, _, err = dailylog.Appended(d.Path); err != nil {
+		return nil, err
+	}
+	s.seen, s.seenOK = readSeen(d.Path)
 	all, problems, err := dailylog.Read(d.Path, "", "")
 	if err != nil {
 		return nil, err

@@ -81,46 +81,6 @@ func (x *factIndex) add(f *fact) {
 	}
 }
 
-// candidates returns the facts that share enough terms with e to be the
-// same fact, each once.
-func (x *factIndex) candidates(e memdir.Terms) []*fact {
-	count := map[*fact]int{}
-	num := ""
-	for t := range e {
-		// Facts with numbers must hold them all: the rarest finds them.
-		if hasDigit(t) && (num == "" || len(x.byNum[t]) < len(x.byNum[num])) {
-			num = t
-		}
-	}
-	for t := range e {
-		if hasDigit(t) {
-			continue
-		}
-		for _, f := range x.plain[t] {
-			count[f]++
-		}
-		if num == "" {
-			for _, f := range x.numbers[t] {
-				count[f]++
-			}
-		}
-	}
-	var out []*fact
-	for f, n := range count {
-		if n >= minShared && !f.gone {
-			out = append(out, f)
-		}
-	}
-	if num != "" {
-		for _, f := range x.byNum[num] {
-			if !f.gone {
-				out = append(out, f)
-			}
-		}
-	}
-	return out
-}
-
 // minShared is the fewest terms a candidate fact shares with an entry
 // (memdir.Score.SameFact asks for at least as many).
 const minShared = 3
@@ -142,7 +102,7 @@ func (b *builtin) sameFactTerms(typ typesx.Type, full, text memdir.Terms) *work 
 	}
 	var best *fact
 	var bestScore memdir.Score
-	for _, f := range x.candidates(full) {
+	for _, f := range x.candidates(full, text.Len()) {
 		if f.w.expired || !restates(full, f.full, f.w.name) && !restates(text, f.terms, f.w.name) {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,6 +58,7 @@ func (p *planner) plan(works []*work, distilled []Entry) error {
 	sort.Strings(p.rep.Created)
 	sort.Strings(p.rep.Updated)
 	if len(p.j.Writes)+len(p.j.Moves)+len(p.j.Removes)+len(p.j.Last) == 0 && len(distilled) == 0 {
+		p.planSeen()
 		return nil
 	}
 	p.planReport()
@@ -65,8 +67,17 @@ func (p *planner) plan(works []*work, distilled []Entry) error {
 		return err
 	}
 	p.last(statePath, st)
+	p.planSeen()
 	p.j.Message = p.rep.Message()
 	return nil
+}
+
+// planSeen records the log count this dream read, after the state (see
+// seenPath), when it is not what the last dream recorded.
+func (p *planner) planSeen() {
+	if !p.s.seenOK || p.s.seen != p.s.count {
+		p.last(seenPath, []byte(strconv.FormatInt(p.s.count, 10)+"\n"))
+	}
 }
 
 // planTopic writes a topic whose bytes changed.
@@ -185,7 +196,7 @@ func (p *planner) planReport() {
 // last adds a write of the index, an overflow index or the state.
 func (p *planner) last(path string, data []byte) {
 	op := fileOp{Path: path, Data: string(data)}
-	if path != statePath {
+	if !strings.HasPrefix(path, stateDir+"/") {
 		op.Guard = p.guard(path)
 	}
 	p.j.Last = append(p.j.Last, op)
