@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -20,6 +22,7 @@ type searchOptions struct {
 	since, until   string
 	limit          int
 	includePrivate bool
+	color          string
 }
 
 func newSearchCmd(a *app) *cobra.Command {
@@ -31,8 +34,10 @@ func newSearchCmd(a *app) *cobra.Command {
 entries no dream has distilled yet, of your memory and of the project's team
 memory (each team result marked "(team)", "scope": "team" in JSON; see
 docs/team.md), and print the best matches first: one
-row each with type, file, name, date and a snippet with the matched words
-in **bold**. "memdir show FILE" prints a whole topic.
+row each with type, file, name, date and a snippet, its matched words in
+colour on a terminal (--color; NO_COLOR turns auto off). "memdir show FILE"
+prints a whole topic. Nothing found: no output and exit status 1, as grep
+("[]" with --json).
 
 Query language:
   deploy staging       memories with both words (when none has both, either)
@@ -73,11 +78,16 @@ Examples:
 	f.StringVar(&opts.until, "until", "", "changed on or before this day (YYYY-MM-DD, today, yesterday or Nd)")
 	f.IntVarP(&opts.limit, "limit", "n", search.DefaultLimit, "at most this many results")
 	f.BoolVar(&opts.includePrivate, "include-private", false, "include private topics")
+	f.StringVar(&opts.color, "color", "auto", "colour matched words: auto (on a terminal, unless NO_COLOR is set), always or never")
 	return cmd
 }
 
 func runSearch(ctx context.Context, a *app, opts searchOptions, text string) error {
 	q, err := searchQuery(a, opts, text)
+	if err != nil {
+		return err
+	}
+	color, err := useColor(opts.color, a.out, a.getenv)
 	if err != nil {
 		return err
 	}
@@ -102,13 +112,16 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 	}
 	hits = mcpserver.MergeHits(hits, q.Limit)
 	if a.json {
-		return a.writeJSON(hits)
+		if err := a.writeJSON(hits); err != nil || len(hits) > 0 {
+			return err
+		}
+		return errFound // exit 1, as grep does when nothing matches
 	}
 	if len(hits) == 0 {
-		fmt.Fprintln(a.out, "no matches")
+		return errFound
 	}
 	for _, h := range hits {
-		fmt.Fprintln(a.out, hitRow(h))
+		fmt.Fprintln(a.out, hitRow(h, color))
 	}
 	return nil
 }
@@ -155,8 +168,9 @@ func searchQuery(a *app, opts searchOptions, text string) (search.Query, error) 
 const rowWidth = 160
 
 // hitRow is one result as a row: type, file (#entry for a log entry),
-// name ("(team)" after a team memory's), date and as much snippet as fits.
-func hitRow(h mcpserver.Hit) string {
+// name ("(team)" after a team memory's), date and as much snippet as fits,
+// its matched words in colour when color is set.
+func hitRow(h mcpserver.Hit, color bool) string {
 	typ, file, date := string(h.Type), h.File, h.Modified.Format("2006-01-02")
 	if typ == "" {
 		typ = "-"
@@ -174,5 +188,60 @@ func hitRow(h mcpserver.Hit) string {
 	if room < 12 || h.Snippet == "" {
 		return search.TrimSnippet(head, rowWidth)
 	}
-	return head + "  " + search.TrimSnippet(h.Snippet, room)
+	return head + "  " + marks(search.TrimSnippet(h.Snippet, room), color)
+}
+
+// Colour of a matched word: bold red, as grep marks a match.
+const (
+	colorMatch = "\x1b[1;31m"
+	colorReset = "\x1b[0m"
+)
+
+// marks turns a snippet's **word** marks into colour, or drops them.
+func marks(s string, color bool) string {
+	var b strings.Builder
+	on := false
+	for {
+		i := strings.Index(s, "**")
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		s = s[i+2:]
+		if color && on {
+			b.WriteString(colorReset)
+		} else if color {
+			b.WriteString(colorMatch)
+		}
+		on = !on
+	}
+	b.WriteString(s)
+	if color && on {
+		b.WriteString(colorReset)
+	}
+	return b.String()
+}
+
+// useColor reads --color: always, never, or auto (colour when out is a
+// terminal, NO_COLOR is unset or empty and TERM is not dumb).
+func useColor(mode string, out io.Writer, getenv func(string) string) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		return getenv("NO_COLOR") == "" && getenv("TERM") != "dumb" && isTerminal(out), nil
+	}
+	return false, usagef("--color %q: use auto, always or never", mode)
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
