@@ -50,6 +50,9 @@ type Query struct {
 	// entry's day), YYYY-MM-DD, both inclusive; "" for no bound.
 	Since string `json:"since,omitempty"`
 	Until string `json:"until,omitempty"`
+	// Prefix reads the query's last word as the start of a word, as it
+	// is while someone types (the viewer, an MCP client's search box).
+	Prefix bool `json:"prefix,omitempty"`
 	// Limit is the most hits returned: DefaultLimit when 0.
 	Limit int `json:"limit,omitempty"`
 	// IncludePrivate returns private topics too.
@@ -120,7 +123,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 // recall counts recalls returns. It returns the hits and the topic files
 // among them, which the caller counts as recalled.
 func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, error), recalls func() map[string]recall) ([]Hit, []string, error) {
-	pq, err := parseQuery(q.Text)
+	pq, err := parseTyped(q.Text, q.Prefix)
 	if err != nil {
 		return nil, nil, err
 	}

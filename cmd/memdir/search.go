@@ -22,6 +22,7 @@ type searchOptions struct {
 	since, until   string
 	limit          int
 	includePrivate bool
+	prefix         bool
 	color          string
 }
 
@@ -49,7 +50,9 @@ Query language:
 Case and accents are ignored (Muller finds Müller), English words match
 their other forms (configuring finds configuration), identifiers match whole
 and by parts (api-latency, MAX_RETRIES, snake_case), and questions work:
-"who owns billing". Quote phrases for the shell: memdir search '"a b"'.
+"who owns billing". A word no memory has is read as the near spellings
+memory has (grafna finds Grafana, pnmp finds pnpm), below exact matches.
+Quote phrases for the shell: memdir search '"a b"'.
 
 Ranking: relevance (BM25F: name counts most, then description, tags, body),
 a mild fade with age (never for user and feedback topics; reference topics
@@ -60,7 +63,8 @@ query always comes first. Private topics are left out unless asked for.
 Examples:
   memdir search kafka topic naming
   memdir search 'deploy* NOT staging' --type project --since 30d
-  memdir search '"real database"' --json`,
+  memdir search '"real database"' --json
+  memdir search --prefix deploy runb`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("search takes a query, e.g. memdir search deploy checklist; see `memdir search --help`")
@@ -78,6 +82,7 @@ Examples:
 	f.StringVar(&opts.until, "until", "", "changed on or before this day (YYYY-MM-DD, today, yesterday or Nd)")
 	f.IntVarP(&opts.limit, "limit", "n", search.DefaultLimit, "at most this many results")
 	f.BoolVar(&opts.includePrivate, "include-private", false, "include private topics")
+	f.BoolVar(&opts.prefix, "prefix", false, "read the last word as the start of a word (kafk finds kafka), as while typing")
 	f.StringVar(&opts.color, "color", "auto", "colour matched words: auto (on a terminal, unless NO_COLOR is set), always or never")
 	return cmd
 }
@@ -135,7 +140,7 @@ func searchDir(ctx context.Context, d *memdir.Dir, q search.Query, scope string,
 
 // searchQuery checks the flags and builds the query.
 func searchQuery(a *app, opts searchOptions, text string) (search.Query, error) {
-	q := search.Query{Text: text, Tags: opts.tags, IncludePrivate: opts.includePrivate, Limit: opts.limit}
+	q := search.Query{Text: text, Tags: opts.tags, IncludePrivate: opts.includePrivate, Limit: opts.limit, Prefix: opts.prefix}
 	if opts.limit < 1 || opts.limit > search.MaxLimit {
 		return q, usagef("--limit %d: give a number from 1 to %d", opts.limit, search.MaxLimit)
 	}
