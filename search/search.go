@@ -123,7 +123,8 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 // recall counts recalls returns. It returns the hits and the topic files
 // among them, which the caller counts as recalled.
 func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, error), recalls func() map[string]recall) ([]Hit, []string, error) {
-	pq, err := parseTyped(q.Text, q.Prefix)
+	now := ix.now()
+	pq, err := parseTyped(q.Text, q.Prefix, now)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,7 +143,6 @@ func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, e
 		return nil, nil, err
 	}
 	v := newView(cur)
-	now := ix.now()
 	keep := ix.filter(v, &q)
 	ranked := ix.rank(v, pq, keep, q.Limit, now, recalls())
 	var files []string
