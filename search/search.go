@@ -21,6 +21,7 @@ const (
 // use one index at once.
 type Index struct {
 	dir *memdir.Dir
+	sem Semantic // nil: words alone
 }
 
 // Open returns the index of a memory directory. Nothing is read until it
@@ -144,9 +145,14 @@ func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, e
 	}
 	v := newView(cur)
 	keep := ix.filter(v, &q)
-	ranked := ix.rank(v, pq, keep, q.Limit, now, recalls())
+	var top []ranked
+	if ix.sem != nil {
+		top = ix.fuse(ctx, v, ix.rank(v, pq, keep, max(q.Limit, fuseDepth), now, recalls()), q.Text, keep, q.Limit)
+	} else {
+		top = ix.rank(v, pq, keep, q.Limit, now, recalls())
+	}
 	var files []string
-	for _, r := range ranked {
+	for _, r := range top {
 		h := ix.hit(v, r, pq, now)
 		hits = append(hits, h)
 		if h.Kind == kindTopic {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/embed"
 	"github.com/memdir/memdir/mcpserver"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/search"
@@ -104,14 +105,21 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 	if !ws.dir.Exists() && team == nil {
 		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
 	}
+	cfg, semantic := embed.Configured(ws.settings, a.getenv)
+	indexOf := func(d *memdir.Dir) *search.Index {
+		if semantic {
+			return search.Open(d).WithSemantic(embed.New(d, cfg, a.errw))
+		}
+		return search.Open(d)
+	}
 	var hits []mcpserver.Hit
 	if ws.dir.Exists() {
-		if hits, err = searchDir(ctx, ws.dir, q, "", hits); err != nil {
+		if hits, err = searchDir(ctx, indexOf(ws.dir), q, "", hits); err != nil {
 			return err
 		}
 	}
 	if team != nil {
-		if hits, err = searchDir(ctx, team.dir, q, scopeTeam, hits); err != nil {
+		if hits, err = searchDir(ctx, indexOf(team.dir), q, scopeTeam, hits); err != nil {
 			return err
 		}
 	}
@@ -131,10 +139,10 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 	return nil
 }
 
-// searchDir searches one memory directory and appends its hits, marked
-// with scope, to out.
-func searchDir(ctx context.Context, d *memdir.Dir, q search.Query, scope string, out []mcpserver.Hit) ([]mcpserver.Hit, error) {
-	hits, err := search.Open(d).Search(ctx, q)
+// searchDir searches one memory directory's index and appends its hits,
+// marked with scope, to out.
+func searchDir(ctx context.Context, ix *search.Index, q search.Query, scope string, out []mcpserver.Hit) ([]mcpserver.Hit, error) {
+	hits, err := ix.Search(ctx, q)
 	return mcpserver.Scoped(out, hits, scope), err
 }
 
