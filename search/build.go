@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"sort"
+	"time"
 )
 
 // builder collects documents and their postings and encodes a segment.
@@ -71,6 +72,7 @@ func (b *builder) addDoc(d doc, fields *[numFields]string) {
 			}
 		}))
 	}
+	b.addDates(&d, fields)
 	id := uint32(len(b.docs))
 	b.docs = append(b.docs, d)
 	for term, dt := range b.cur {
@@ -78,6 +80,26 @@ func (b *builder) addDoc(d doc, fields *[numFields]string) {
 		b.free = append(b.free, dt)
 	}
 	clear(b.cur)
+}
+
+// addDates gives the document being added its date terms (dates.go),
+// in the body, just past its last word.
+func (b *builder) addDates(d *doc, fields *[numFields]string) {
+	own := []string{d.meta.created, d.meta.modified, d.day}
+	if d.meta.created == "" && d.meta.modified == "" && d.day == "" {
+		own = append(own, time.Unix(d.modified, 0).UTC().Format(time.DateOnly))
+	}
+	for _, t := range dateTerms(own, fields) {
+		dt := b.cur[t]
+		if dt == nil {
+			dt = b.newDocTerm()
+			b.cur[t] = dt
+		}
+		if dt.tf[fieldBody] == 0 {
+			dt.tf[fieldBody] = 1
+			dt.pos[fieldBody] = append(dt.pos[fieldBody], d.lens[fieldBody])
+		}
+	}
 }
 
 func (b *builder) newDocTerm() *docTerm {

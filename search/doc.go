@@ -31,7 +31,9 @@
 // # Queries
 //
 // A query is words, "phrases", prefix*, OR, AND and NOT in capitals (or
-// -word) and parentheses. It is read the same way wherever it comes from
+// -word) and parentheses. A word no document holds is read as the near
+// spellings the index holds (fuzzy.go), and Query.Prefix reads the last
+// word as a prefix, for a search made while someone types. It is read the same way wherever it comes from
 // (the CLI, the MCP tool): an agent's question and a person's query are
 // both natural text, and neither should fail on punctuation. So an
 // operator that cannot apply is punctuation, never an error: a quote left

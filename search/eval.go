@@ -50,7 +50,7 @@ type evaluator struct {
 func (e *evaluator) eval(n *node) []match {
 	switch n.kind {
 	case nTerm:
-		return e.leaf(e.termTF(n.text))
+		return weigh(e.leaf(e.termTF(n.text)), n.weight)
 	case nPrefix:
 		return e.leaf(e.prefixTF(n.text))
 	case nPhrase:

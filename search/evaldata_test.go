@@ -83,6 +83,8 @@ var evalTopics = []evalTopic{
 		"The public API applies token-bucket rate limits: 100 requests per minute per key, configurable per customer tier.", nil},
 	{"feedback_schema_migrations.md", "feedback", "Schema migrations", "Migrations must be backwards compatible",
 		"Every schema migration must be backwards compatible with the previous release; drop columns only two releases later.", nil},
+	{"project_frontend_tooling.md", "project", "Frontend tooling", "The web app builds with pnpm and Vite",
+		"The web app is a pnpm workspace built with Vite; run pnpm install at the root, never npm.", nil},
 }
 
 // evalQuery is a labelled query: the topic that answers it, and why it

@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -41,6 +42,11 @@ type node struct {
 	alt bool
 	// isStop marks an nTerm that is a stop word outside a phrase.
 	isStop bool
+	// typed is an nTerm's word as typed (folded), outside phrases and
+	// NOT: a word the index lacks is read as its near spellings.
+	typed string
+	// weight scales an nTerm's score (a near spelling's); 0 means 1.
+	weight float64
 }
 
 // phraseTerm is a term of a phrase and its offset from the first.
@@ -72,19 +78,34 @@ func queryError(format string, a ...any) error {
 // stray quote, parenthesis, OR, AND, NOT, - or *); what is left are
 // errors no reading can mend, as *memdir.InputError values with one line
 // for the person who typed it.
-func parseQuery(text string) (*parsed, error) {
+func parseQuery(text string) (*parsed, error) { return parseTyped(text, false, time.Time{}) }
+
+// parseTyped is parseQuery, reading the last word as a prefix when
+// prefix is set and the text does not end in a space (a word being
+// typed; a space says it is complete), and, unless now is zero or the
+// query quotes a phrase, the period the text names as one more word
+// (dates.go).
+func parseTyped(text string, prefix bool, now time.Time) (*parsed, error) {
 	if err := checkQueryText(text); err != nil {
 		return nil, err
+	}
+	var months []string
+	if !now.IsZero() && !strings.Contains(text, `"`) {
+		text, months = questionPeriod(text, now)
 	}
 	toks, err := lex(text)
 	if err != nil {
 		return nil, err
+	}
+	if prefix && !strings.HasSuffix(text, " ") {
+		typing(toks)
 	}
 	p := &qparser{toks: toks, tk: newTokenizer(), out: &parsed{terms: map[string]bool{}}}
 	root, err := p.or()
 	if err != nil {
 		return nil, err
 	}
+	root = withPeriod(root, months)
 	if root == nil {
 		return nil, queryError("nothing to search for: give words, e.g. memdir search deploy checklist")
 	}
@@ -166,6 +187,41 @@ func lex(text string) ([]qtok, error) {
 	}
 	return dropStrayClose(toks), nil
 }
+
+// withPeriod adds the months of a period to a query as one more word;
+// a query of nothing but a period asks for the period alone.
+func withPeriod(root *node, months []string) *node {
+	if len(months) == 0 {
+		return root
+	}
+	per := &node{kind: nOr, alt: true}
+	for _, m := range months {
+		per.kids = append(per.kids, &node{kind: nTerm, text: m})
+	}
+	switch {
+	case root == nil:
+		return per
+	case root.kind == nAnd && root.implicit:
+		root.kids = append(root.kids, per)
+		return root
+	}
+	return &node{kind: nAnd, implicit: true, kids: []*node{root, per}}
+}
+
+// typing marks the last token a prefix when it is a plain word of at
+// least minPrefix bytes: a shorter one would stand for too many words.
+func typing(toks []qtok) {
+	n := len(toks)
+	if n == 0 || toks[n-1].kind != tWord || n > 1 && toks[n-2].kind == tNot {
+		return
+	}
+	if w := toks[n-1].text; len(strings.TrimRight(w, "*")) >= minPrefix && !strings.HasSuffix(w, "*") {
+		toks[n-1].text = w + "*"
+	}
+}
+
+// minPrefix is the shortest last word read as a prefix while typing.
+const minPrefix = 2
 
 // dropStrayClose removes each ) that closes no (: punctuation. A ( left
 // open is closed by the end of the query.

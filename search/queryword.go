@@ -30,7 +30,11 @@ func (p *qparser) word(w string) (*node, error) {
 		return and, nil
 	}
 	if len(parts) == 1 {
-		return &node{kind: nTerm, text: parts[0].term, isStop: isStop(parts[0].folded)}, nil
+		n := &node{kind: nTerm, text: parts[0].term, isStop: isStop(parts[0].folded)}
+		if p.neg == 0 {
+			n.typed = parts[0].folded
+		}
+		return n, nil
 	}
 	alt := &node{kind: nOr, alt: true, kids: []*node{phraseOf(parts)}}
 	if whole != "" {

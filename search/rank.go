@@ -76,6 +76,7 @@ type ranked struct {
 // first), and orders the hits.
 func (ix *Index) rank(v *view, pq *parsed, keep func(int32) bool, limit int, now time.Time, recalls map[string]recall) []ranked {
 	e := &evaluator{v: v, keep: keep}
+	e.fuzz(pq)
 	strict := e.eval(pq.root)
 	var loose []match
 	if len(strict) < limit && hasImplicit(pq.root) {

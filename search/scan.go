@@ -19,6 +19,22 @@ import (
 // may hide a later change (atomicfile.Racy).
 func racy(mtime, ctime, at int64) bool { return atomicfile.Racy(mtime, ctime, at) }
 
+// isTopicSource reports whether name (a base name) is a topic the index
+// reads: a topic file that is not a sync's conflict copy. A copy is the
+// other machine's version of a topic, kept until a person merges it
+// (lint lists it); searching it would show one memory twice, and it may
+// say the opposite of the topic.
+func isTopicSource(name string) bool {
+	if !memdir.IsTopicFile(name) {
+		return false
+	}
+	if !strings.Contains(name, ".conflict-") { // spares the pattern on nearly every name
+		return true
+	}
+	_, conflict := memdir.ConflictCopy(name)
+	return !conflict
+}
+
 // scan compares the files with what the index read.
 type scan struct {
 	dirs    []stamp  // the directories' stamps, for the next scan
@@ -125,7 +141,7 @@ func scanPaths(dir string, k *known, dirs []stamp, paths []string) *scan {
 	root := openRoot(dir)
 	defer closeRoot(root)
 	for _, p := range paths {
-		if !memdir.IsTopicFile(p) && !dailylog.IsLogFile(p) {
+		if !isTopicSource(p) && !dailylog.IsLogFile(p) {
 			continue
 		}
 		s := statSource(root, p, at)
@@ -273,7 +289,7 @@ func listSources(dir string, at int64) ([]string, []stamp) {
 		all, _ := f.Readdirnames(-1)
 		f.Close()
 		for _, n := range all {
-			if memdir.IsTopicFile(n) {
+			if isTopicSource(n) {
 				names = append(names, n)
 			}
 		}

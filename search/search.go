@@ -21,6 +21,7 @@ const (
 // use one index at once.
 type Index struct {
 	dir *memdir.Dir
+	sem Semantic // nil: words alone
 }
 
 // Open returns the index of a memory directory. Nothing is read until it
@@ -50,6 +51,9 @@ type Query struct {
 	// entry's day), YYYY-MM-DD, both inclusive; "" for no bound.
 	Since string `json:"since,omitempty"`
 	Until string `json:"until,omitempty"`
+	// Prefix reads the query's last word as the start of a word, as it
+	// is while someone types (the viewer, an MCP client's search box).
+	Prefix bool `json:"prefix,omitempty"`
 	// Limit is the most hits returned: DefaultLimit when 0.
 	Limit int `json:"limit,omitempty"`
 	// IncludePrivate returns private topics too.
@@ -120,7 +124,8 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 // recall counts recalls returns. It returns the hits and the topic files
 // among them, which the caller counts as recalled.
 func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, error), recalls func() map[string]recall) ([]Hit, []string, error) {
-	pq, err := parseQuery(q.Text)
+	now := ix.now()
+	pq, err := parseTyped(q.Text, q.Prefix, now)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -139,11 +144,15 @@ func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, e
 		return nil, nil, err
 	}
 	v := newView(cur)
-	now := ix.now()
 	keep := ix.filter(v, &q)
-	ranked := ix.rank(v, pq, keep, q.Limit, now, recalls())
+	var top []ranked
+	if ix.sem != nil {
+		top = ix.fuse(ctx, v, ix.rank(v, pq, keep, max(q.Limit, fuseDepth), now, recalls()), q.Text, keep, q.Limit)
+	} else {
+		top = ix.rank(v, pq, keep, q.Limit, now, recalls())
+	}
 	var files []string
-	for _, r := range ranked {
+	for _, r := range top {
 		h := ix.hit(v, r, pq, now)
 		hits = append(hits, h)
 		if h.Kind == kindTopic {

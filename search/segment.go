@@ -20,10 +20,11 @@ import (
 // the format or the tokenizer changes, so an index written by another
 // memdir is rebuilt, never misread (2: a topic whose broken frontmatter
 // says private is private; 3: fixed-size source and document records read
-// in place; 4: postings in a region of their own; 5: the meta region).
+// in place; 4: postings in a region of their own; 5: the meta region;
+// 6: conflict copies left out; 7: date terms).
 const (
 	magic         = "MDSEARCH"
-	formatVersion = 5
+	formatVersion = 7
 	headerLen     = len(magic) + 32
 	hdrVersion    = len(magic)
 	hdrBodyCRC    = len(magic) + 4

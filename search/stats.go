@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"time"
 
@@ -85,9 +86,11 @@ func (ix *Index) Stats(ctx context.Context, opts StatsOptions) (*Stats, error) {
 // how many topic files could not be read.
 type topicList func() ([]*memdir.Topic, int, error)
 
-// listTopics reads every topic file.
+// listTopics reads every topic file but a sync's conflict copies.
 func (ix *Index) listTopics() ([]*memdir.Topic, int, error) {
 	topics, problems, err := ix.dir.List()
+	topics = slices.DeleteFunc(topics, func(t *memdir.Topic) bool { return !isTopicSource(t.File) })
+	problems = slices.DeleteFunc(problems, func(p memdir.Problem) bool { return !isTopicSource(p.File) })
 	return topics, len(problems), err
 }
 

@@ -140,7 +140,7 @@ func (tp *Topics) refreshPaths(paths []string) {
 	var again []source
 	gone := map[string]bool{}
 	for _, p := range paths {
-		if !memdir.IsTopicFile(p) && !dailylog.IsLogFile(p) {
+		if !isTopicSource(p) && !dailylog.IsLogFile(p) {
 			continue
 		}
 		s := statSource(root, p, at)

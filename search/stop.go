@@ -25,5 +25,21 @@ func isStop(w string) bool {
 		"you're", "your", "yours", "yourself", "yourselves":
 		return true
 	}
+	return isQuestionWord(w)
+}
+
+// isQuestionWord reports whether w is a word a question is asked with
+// rather than about ("what kind of", "do you think", "did we decide",
+// "what happened"): not required by a plain query, like a stop word.
+// Month names are never among them ("may", "march"), nor words a memory
+// is about.
+func isQuestionWord(w string) bool {
+	switch w {
+	case "kind", "sort", "likely", "think", "thought", "know", "knew", "remember", "recall",
+		"tell", "told", "say", "said", "note", "noted", "decide", "decided", "mention",
+		"mentioned", "thing", "things", "anything", "something", "happen", "happens",
+		"happened", "usually", "ever", "please", "also", "still", "much", "many":
+		return true
+	}
 	return false
 }

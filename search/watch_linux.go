@@ -171,7 +171,7 @@ func (w *watcher) event(wd int32, mask uint32, name string) (file string, all bo
 			return "", true, w.addTree(memdir.LogsDir)
 		case name == memdir.LogsDir:
 			return "", true, nil
-		case memdir.IsTopicFile(name):
+		case isTopicSource(name):
 			return name, false, nil
 		}
 		return "", false, nil

@@ -39,6 +39,7 @@ const (
 	reasonDir     = "puts memory outside the project"
 	reasonProfile = "reads instruction files outside the project"
 	reasonTeam    = "sends notes you capture into the team memory your teammates read"
+	reasonEmbed   = "sends your memory to an embedding server"
 )
 
 // Digest returns the hex SHA-256 of a settings file's content, the value
@@ -90,6 +91,10 @@ func sensitiveValue(key, value, root, userHome string) string {
 	case "dir":
 		if value != "" && !insideRoot(root, resolvePath(value, root, userHome)) {
 			return reasonDir
+		}
+	case "embeddings.url", "embeddings.api_key_env":
+		if strings.TrimSpace(value) != "" {
+			return reasonEmbed
 		}
 	}
 	return ""

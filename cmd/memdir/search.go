@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/embed"
 	"github.com/memdir/memdir/mcpserver"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/search"
@@ -20,6 +23,8 @@ type searchOptions struct {
 	since, until   string
 	limit          int
 	includePrivate bool
+	prefix         bool
+	color          string
 }
 
 func newSearchCmd(a *app) *cobra.Command {
@@ -31,8 +36,10 @@ func newSearchCmd(a *app) *cobra.Command {
 entries no dream has distilled yet, of your memory and of the project's team
 memory (each team result marked "(team)", "scope": "team" in JSON; see
 docs/team.md), and print the best matches first: one
-row each with type, file, name, date and a snippet with the matched words
-in **bold**. "memdir show FILE" prints a whole topic.
+row each with type, file, name, date and a snippet, its matched words in
+colour on a terminal (--color; NO_COLOR turns auto off). "memdir show FILE"
+prints a whole topic. Nothing found: no output and exit status 1, as grep
+("[]" with --json).
 
 Query language:
   deploy staging       memories with both words (when none has both, either)
@@ -44,7 +51,9 @@ Query language:
 Case and accents are ignored (Muller finds Müller), English words match
 their other forms (configuring finds configuration), identifiers match whole
 and by parts (api-latency, MAX_RETRIES, snake_case), and questions work:
-"who owns billing". Quote phrases for the shell: memdir search '"a b"'.
+"who owns billing". A word no memory has is read as the near spellings
+memory has (grafna finds Grafana, pnmp finds pnpm), below exact matches.
+Quote phrases for the shell: memdir search '"a b"'.
 
 Ranking: relevance (BM25F: name counts most, then description, tags, body),
 a mild fade with age (never for user and feedback topics; reference topics
@@ -55,7 +64,8 @@ query always comes first. Private topics are left out unless asked for.
 Examples:
   memdir search kafka topic naming
   memdir search 'deploy* NOT staging' --type project --since 30d
-  memdir search '"real database"' --json`,
+  memdir search '"real database"' --json
+  memdir search --prefix deploy runb`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("search takes a query, e.g. memdir search deploy checklist; see `memdir search --help`")
@@ -73,11 +83,17 @@ Examples:
 	f.StringVar(&opts.until, "until", "", "changed on or before this day (YYYY-MM-DD, today, yesterday or Nd)")
 	f.IntVarP(&opts.limit, "limit", "n", search.DefaultLimit, "at most this many results")
 	f.BoolVar(&opts.includePrivate, "include-private", false, "include private topics")
+	f.BoolVar(&opts.prefix, "prefix", false, "read the last word as the start of a word (kafk finds kafka), as while typing")
+	f.StringVar(&opts.color, "color", "auto", "colour matched words: auto (on a terminal, unless NO_COLOR is set), always or never")
 	return cmd
 }
 
 func runSearch(ctx context.Context, a *app, opts searchOptions, text string) error {
 	q, err := searchQuery(a, opts, text)
+	if err != nil {
+		return err
+	}
+	color, err := useColor(opts.color, a.out, a.getenv)
 	if err != nil {
 		return err
 	}
@@ -89,40 +105,50 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 	if !ws.dir.Exists() && team == nil {
 		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
 	}
+	cfg, semantic := embed.Configured(ws.settings, a.getenv)
+	indexOf := func(d *memdir.Dir) *search.Index {
+		if semantic {
+			return search.Open(d).WithSemantic(embed.New(d, cfg, a.errw))
+		}
+		return search.Open(d)
+	}
 	var hits []mcpserver.Hit
 	if ws.dir.Exists() {
-		if hits, err = searchDir(ctx, ws.dir, q, "", hits); err != nil {
+		if hits, err = searchDir(ctx, indexOf(ws.dir), q, "", hits); err != nil {
 			return err
 		}
 	}
 	if team != nil {
-		if hits, err = searchDir(ctx, team.dir, q, scopeTeam, hits); err != nil {
+		if hits, err = searchDir(ctx, indexOf(team.dir), q, scopeTeam, hits); err != nil {
 			return err
 		}
 	}
 	hits = mcpserver.MergeHits(hits, q.Limit)
 	if a.json {
-		return a.writeJSON(hits)
+		if err := a.writeJSON(hits); err != nil || len(hits) > 0 {
+			return err
+		}
+		return errFound // exit 1, as grep does when nothing matches
 	}
 	if len(hits) == 0 {
-		fmt.Fprintln(a.out, "no matches")
+		return errFound
 	}
 	for _, h := range hits {
-		fmt.Fprintln(a.out, hitRow(h))
+		fmt.Fprintln(a.out, hitRow(h, color))
 	}
 	return nil
 }
 
-// searchDir searches one memory directory and appends its hits, marked
-// with scope, to out.
-func searchDir(ctx context.Context, d *memdir.Dir, q search.Query, scope string, out []mcpserver.Hit) ([]mcpserver.Hit, error) {
-	hits, err := search.Open(d).Search(ctx, q)
+// searchDir searches one memory directory's index and appends its hits,
+// marked with scope, to out.
+func searchDir(ctx context.Context, ix *search.Index, q search.Query, scope string, out []mcpserver.Hit) ([]mcpserver.Hit, error) {
+	hits, err := ix.Search(ctx, q)
 	return mcpserver.Scoped(out, hits, scope), err
 }
 
 // searchQuery checks the flags and builds the query.
 func searchQuery(a *app, opts searchOptions, text string) (search.Query, error) {
-	q := search.Query{Text: text, Tags: opts.tags, IncludePrivate: opts.includePrivate, Limit: opts.limit}
+	q := search.Query{Text: text, Tags: opts.tags, IncludePrivate: opts.includePrivate, Limit: opts.limit, Prefix: opts.prefix}
 	if opts.limit < 1 || opts.limit > search.MaxLimit {
 		return q, usagef("--limit %d: give a number from 1 to %d", opts.limit, search.MaxLimit)
 	}
@@ -155,8 +181,9 @@ func searchQuery(a *app, opts searchOptions, text string) (search.Query, error) 
 const rowWidth = 160
 
 // hitRow is one result as a row: type, file (#entry for a log entry),
-// name ("(team)" after a team memory's), date and as much snippet as fits.
-func hitRow(h mcpserver.Hit) string {
+// name ("(team)" after a team memory's), date and as much snippet as fits,
+// its matched words in colour when color is set.
+func hitRow(h mcpserver.Hit, color bool) string {
 	typ, file, date := string(h.Type), h.File, h.Modified.Format("2006-01-02")
 	if typ == "" {
 		typ = "-"
@@ -174,5 +201,60 @@ func hitRow(h mcpserver.Hit) string {
 	if room < 12 || h.Snippet == "" {
 		return search.TrimSnippet(head, rowWidth)
 	}
-	return head + "  " + search.TrimSnippet(h.Snippet, room)
+	return head + "  " + marks(search.TrimSnippet(h.Snippet, room), color)
+}
+
+// Colour of a matched word: bold red, as grep marks a match.
+const (
+	colorMatch = "\x1b[1;31m"
+	colorReset = "\x1b[0m"
+)
+
+// marks turns a snippet's **word** marks into colour, or drops them.
+func marks(s string, color bool) string {
+	var b strings.Builder
+	on := false
+	for {
+		i := strings.Index(s, "**")
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		s = s[i+2:]
+		if color && on {
+			b.WriteString(colorReset)
+		} else if color {
+			b.WriteString(colorMatch)
+		}
+		on = !on
+	}
+	b.WriteString(s)
+	if color && on {
+		b.WriteString(colorReset)
+	}
+	return b.String()
+}
+
+// useColor reads --color: always, never, or auto (colour when out is a
+// terminal, NO_COLOR is unset or empty and TERM is not dumb).
+func useColor(mode string, out io.Writer, getenv func(string) string) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		return getenv("NO_COLOR") == "" && getenv("TERM") != "dumb" && isTerminal(out), nil
+	}
+	return false, usagef("--color %q: use auto, always or never", mode)
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -1,0 +1,179 @@
+package embed
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memdir/memdir/internal/fakeembed"
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/search"
+)
+
+var testNow = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+func topic(name, desc, body string, extra ...string) string {
+	return fmt.Sprintf("---\nname: %s\ndescription: %s\ntype: project\ncreated: 2026-11-01T10:00:00Z\nmodified: 2026-11-01T10:00:00Z\n%s---\n\n%s\n",
+		name, desc, strings.Join(extra, ""), body)
+}
+
+func testDir(t *testing.T) *memdir.Dir {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"project_billing_owner.md": topic("Billing service owner", "Priya Natarajan owns the billing service", "Escalate payment failures to Priya."),
+		"project_kafka.md":         topic("Kafka topic naming", "How topics are named", "Topics use team.domain.event."),
+		"project_offline.md":       topic("Offline mode", "The app caches orders", "Orders sync when the connection returns."),
+		"project_health.md":        topic("Health", "Private", "Payment of the clinic bill.", "private: true\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := memdir.Open(dir, memdir.Live)
+	d.Now = func() time.Time { return testNow }
+	return d
+}
+
+func files(t *testing.T, ix *search.Index, text string) []string {
+	t.Helper()
+	hits, err := ix.Search(context.Background(), search.Query{Text: text, NoRecall: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.File)
+	}
+	return out
+}
+
+// TestFusionFindsParaphrase: a question words alone cannot answer is
+// answered through the fake server, by either protocol, with the key.
+func TestFusionFindsParaphrase(t *testing.T) {
+	for _, path := range []string{"", "/v1", "/api/embed"} {
+		t.Run("url"+path, func(t *testing.T) {
+			srv := fakeembed.Start()
+			defer srv.Close()
+			srv.Key = "k-123"
+			d := testDir(t)
+			q := "who is responsible for invoices"
+			if got := files(t, search.Open(d), q); len(got) != 0 {
+				t.Fatalf("words alone found %v: pick a question they miss", got)
+			}
+			var warn bytes.Buffer
+			r := New(d, Config{URL: srv.URL + path, Model: "m1", APIKey: "k-123", Timeout: 5 * time.Second}, &warn)
+			got := files(t, search.Open(d).WithSemantic(r), q)
+			if len(got) == 0 || got[0] != "project_billing_owner.md" || warn.Len() > 0 {
+				t.Errorf("fused: %v (warnings %q), want project_billing_owner.md first", got, warn.String())
+			}
+		})
+	}
+}
+
+// TestIncremental: vectors are kept by content hash; only new and changed
+// topics are sent again, all of them when the model changes, and a
+// private topic never.
+func TestIncremental(t *testing.T) {
+	srv := fakeembed.Start()
+	defer srv.Close()
+	d := testDir(t)
+	var warn bytes.Buffer
+	near := func(model string) {
+		t.Helper()
+		r := New(d, Config{URL: srv.URL, Model: model, Timeout: 5 * time.Second}, &warn)
+		if got := r.Nearest(context.Background(), "billing", 10); len(got) != 3 {
+			t.Fatalf("Nearest: %v, want the 3 topics that are not private (warnings %q)", got, warn.String())
+		}
+	}
+	step := func(what string, model string, want int64) {
+		t.Helper()
+		before := srv.Texts.Load()
+		near(model)
+		if got := srv.Texts.Load() - before; got != want {
+			t.Errorf("%s: %d texts sent, want %d", what, got, want)
+		}
+	}
+	step("first search", "m1", 1+3)
+	step("again", "m1", 1)
+	if err := os.WriteFile(filepath.Join(d.Path, "project_kafka.md"), []byte(topic("Kafka topic naming", "How topics are named", "Changed.")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	step("one topic changed", "m1", 1+1)
+	step("another model", "m2", 1+3)
+	if err := os.WriteFile(filepath.Join(d.Path, StateDir, storeFile), []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	step("damaged store", "m2", 1+3)
+}
+
+// TestDeadServerFallsBack: a server that refuses connections, or accepts
+// and never answers, gives words-alone results within the timeout and
+// one warning line.
+func TestDeadServerFallsBack(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String()
+	ln.Close()
+	hang := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-hang:
+		}
+	}))
+	defer slow.Close()
+	defer close(hang)
+	for _, url := range []string{refused, slow.URL} {
+		d := testDir(t)
+		var warn bytes.Buffer
+		timeout := 300 * time.Millisecond
+		ix := search.Open(d).WithSemantic(New(d, Config{URL: url, Model: "m", Timeout: timeout}, &warn))
+		start := time.Now()
+		got := files(t, ix, "kafka")
+		if elapsed := time.Since(start); elapsed > timeout+5*time.Second {
+			t.Errorf("%s: search took %v with a %v timeout", url, elapsed, timeout)
+		}
+		if len(got) != 1 || got[0] != "project_kafka.md" {
+			t.Errorf("%s: %v, want the words-alone result", url, got)
+		}
+		if lines := strings.Count(warn.String(), "\n"); lines != 1 || !strings.Contains(warn.String(), "results by words alone") {
+			t.Errorf("%s: warnings %q, want one line", url, warn.String())
+		}
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	for _, reply := range []string{`{"data":[{"index":1,"embedding":[1]}]}`, `{"data":[{"index":0,"embedding":[]}]}`, `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1]}]}`, `nonsense`} {
+		if _, err := decode([]byte(reply), false); err == nil {
+			t.Errorf("decode(%s): no error", reply)
+		}
+	}
+}
+
+func FuzzDecodeStore(f *testing.F) {
+	s := &store{key: "m u", dims: 2, entries: map[string]entry{"a.md": {vec: []float32{1, 2}}}}
+	f.Add(s.encode())
+	f.Add([]byte(magic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := decodeStore(data)
+		if err != nil {
+			return
+		}
+		for p, e := range got.entries {
+			if len(e.vec) != got.dims {
+				t.Fatalf("%s: %d dims, want %d", p, len(e.vec), got.dims)
+			}
+		}
+	})
+}
