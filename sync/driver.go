@@ -85,11 +85,7 @@ func MergeFile(ctx context.Context, name string, base, ours, theirs []byte) (*Fi
 	if r := unpaired(name, base, ours, theirs); r != nil {
 		return r, nil
 	}
-	merged, clean, err := m.mergeText(base, ours, theirs)
-	if err != nil {
-		return nil, fmt.Errorf("merge %s: %w", name, err)
-	}
-	if clean {
+	if merged, clean := mergeTopic(base, ours, theirs); clean {
 		return &FileMerge{Merged: merged, Clean: true}, nil
 	}
 	return &FileMerge{Merged: ours, Clean: true, Conflict: conflictName(name, blobID(theirs)), ConflictData: theirs}, nil

@@ -1,12 +1,6 @@
 package memsync
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/memdir/memdir/index"
@@ -56,30 +50,6 @@ func byFile(data []byte) map[string]index.Entry {
 type merger struct {
 	g   *git
 	tmp string
-}
-
-// mergeText merges base, local and remote; clean is false when the two
-// sides changed the same lines, and then merged is nil.
-func (m *merger) mergeText(base, local, remote []byte) (merged []byte, clean bool, err error) {
-	names := [3]string{"local", "base", "remote"}
-	for i, data := range [][]byte{local, base, remote} {
-		if err := os.WriteFile(filepath.Join(m.tmp, names[i]), data, 0o600); err != nil {
-			return nil, false, fmt.Errorf("merge: %w", err)
-		}
-	}
-	cmd := m.g.command("merge-file", "-p", "--", names[0], names[1], names[2])
-	cmd.Dir = m.tmp
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err = cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return out.Bytes(), true, nil
-	case errors.As(err, &exit) && exit.ExitCode() > 0 && exit.ExitCode() < 128:
-		return nil, false, nil
-	}
-	return nil, false, fmt.Errorf("git merge-file: %v: %s", err, strings.TrimSpace(errb.String()))
 }
 
 // conflictName is the file that keeps the remote's version of a topic

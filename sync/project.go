@@ -449,11 +449,7 @@ func (p *projectSync) mergeBoth(n string, l, b, r side) error {
 		p.toLocal(n, merged, true)
 		return nil
 	}
-	merged, clean, err := p.merger.mergeText(b.data, l.data, r.data)
-	if err != nil {
-		return err
-	}
-	if clean {
+	if merged, clean := mergeTopic(b.data, l.data, r.data); clean {
 		p.toRemote(n, merged, true)
 		p.toLocal(n, merged, true)
 		return nil
