@@ -265,6 +265,12 @@ func unite(a, b []string) []string {
 	if strings.Join(b, "") < strings.Join(a, "") {
 		a, b = b, a
 	}
+	return uniteInOrder(a, b)
+}
+
+// uniteInOrder is a's lines, then b's lines a does not hold already
+// (blank lines aside, never two in a row).
+func uniteInOrder(a, b []string) []string {
 	have := map[string]bool{}
 	for _, l := range a {
 		have[strings.TrimSpace(l)] = true
