@@ -27,6 +27,9 @@ type ProjectResult struct {
 	// Conflicts are the copies kept of topics both sides changed.
 	Conflicts []string  `json:"conflicts,omitempty"`
 	Skipped   []Skipped `json:"skipped,omitempty"`
+	// Held are the files the remote sent that the sync held back: they
+	// hold what looks like a credential.
+	Held []HeldFile `json:"held,omitempty"`
 }
 
 // Skipped is a file sync kept on this machine, and why.
@@ -66,6 +69,9 @@ type projectSync struct {
 	changed      []string // writes refused: the file changed since it was read
 	empty        bool     // nothing here, nothing there: only a cache to save
 	token, url   string
+	repo         string
+	incoming     []HeldFile // what the remote sent and the sync held back
+	heldBefore   []HeldFile // as the last sync recorded them
 }
 
 // readLocal reads the synced files of the memory directory, except those
@@ -141,6 +147,12 @@ func (p *projectSync) newCache(url, commit string, pending bool) *statCache {
 		}
 		if pending {
 			c.Held[n] = p.oid[n]
+		}
+	}
+	for _, h := range p.incoming {
+		c.Held[h.File] = p.oid[h.File]
+		if _, had := p.local[h.File]; !had {
+			delete(c.Held, h.File)
 		}
 	}
 	for _, n := range p.changed {
@@ -394,6 +406,11 @@ func (p *projectSync) mergeFile(n string) error {
 	}
 	b := side{oid: p.baseOID(n)}
 	r := side{oid: p.remote[p.folder+"/"+n]}
+	if p.keepMine(n, r.oid) && l.oid != "" {
+		// Resolved as mine: the remote's version, held back here, is
+		// replaced with this machine's.
+		b = r
+	}
 	if l.oid == "" && !p.excluded[n] && !p.cache.had(n) {
 		// Not here, and never seen here (a new clone, a directory made
 		// again, another checkout): nothing was removed here.
@@ -480,6 +497,10 @@ func (p *projectSync) toLocal(n string, data []byte, present bool) {
 		data = keepEntries(data, p.local[n], p.excluded)
 	}
 	if _, ok := p.local[n]; ok && p.oid[n] == blobID(data) {
+		return
+	}
+	if p.scanIncoming(n, data) {
+		delete(p.writes, n)
 		return
 	}
 	p.writes[n] = data

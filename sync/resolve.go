@@ -1,6 +1,7 @@
 package memsync
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -87,6 +88,11 @@ func Resolve(d *memdir.Dir, name string, keep Keep) (*Resolution, error) {
 		copies = Conflicts(d.Path, topic)
 	}
 	if len(copies) == 0 {
+		for _, h := range HeldIncoming(d.Path) {
+			if h.File == topic {
+				return resolveHeld(d, h, keep)
+			}
+		}
 		return nil, &ResolveError{Msg: fmt.Sprintf("%s has no conflict to resolve (no %s.conflict-*.md beside it)", topic, strings.TrimSuffix(topic, ".md"))}
 	}
 	if keep == KeepTheirs && len(copies) > 1 {
@@ -166,4 +172,56 @@ func unionTopic(mine, theirs []byte) []byte {
 	}
 	body := uniteInOrder(lines(mb), lines(tb))
 	return []byte("---\n" + strings.Join(fm, "") + "---\n" + strings.Join(body, ""))
+}
+
+// resolveHeld settles a file a sync held back: mine marks it so that the
+// next sync replaces the remote's version with this machine's; theirs
+// and both take the remote's version into memory after all (the user
+// judged the scanner wrong), through the store.
+func resolveHeld(d *memdir.Dir, h HeldFile, keep Keep) (*Resolution, error) {
+	res := &Resolution{Topic: h.File, Kept: keep}
+	held := HeldIncoming(d.Path)
+	var same []HeldFile
+	for _, o := range held {
+		if o.File == h.File && o.Remote == h.Remote {
+			if keep == KeepMine {
+				o.KeepMine = true
+				same = append(same, o)
+			}
+			continue
+		}
+		if o.Remote == h.Remote {
+			same = append(same, o)
+		}
+	}
+	if keep != KeepMine {
+		out, err := newGit(context.Background(), h.Repo).run(nil, "cat-file", "blob", h.OID)
+		if err != nil {
+			return nil, fmt.Errorf("resolve %s: the held version: %w", h.File, err)
+		}
+		mine, err := atomicfile.ReadInside(d.Path, h.File)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("resolve %s: %w", h.File, err)
+		}
+		next := out
+		if keep == KeepBoth {
+			next = unionTopic(mine, out)
+		}
+		if _, err := d.Replace(h.File, mine, next); err != nil {
+			return nil, fmt.Errorf("resolve %s: %w", h.File, err)
+		}
+		res.Rewrote = true
+	}
+	lk, err := d.Lock("resolve")
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Release()
+	return res, saveHeld(d.Path, h.Remote, same)
+}
+
+// Unresolved lists the held files no resolution is pending for: what lint
+// and doctor report.
+func Unresolved(dir string) []HeldFile {
+	return slices.DeleteFunc(HeldIncoming(dir), func(h HeldFile) bool { return h.KeepMine })
 }

@@ -336,6 +336,12 @@ func (s *syncer) commitRound(res *Result, plans []*projectSync, push map[string]
 		if len(ps.changed) > 0 {
 			res.again = true
 		}
+		if !ps.empty {
+			ps.res.Held = ps.incoming
+			if err := saveHeld(ps.dir, s.url, ps.incoming); err != nil {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("record the files held back: %v", err))
+			}
+		}
 		if err := ps.newCache(s.url, commit, false).save(s.state, ps.folder); err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("save the sync's stat cache: %v", err))
 		}

@@ -29,6 +29,8 @@ type view struct {
 	// done is the result of a directory decided without a merge: one
 	// with no identity, or a second clone of an identity already synced.
 	done *ProjectResult
+	// keepMine is set when a held file was resolved as this machine's.
+	keepMine bool
 }
 
 // look takes the view of a project, without its lock: the stats are
@@ -70,6 +72,9 @@ func (s *syncer) look(p Project, folders map[string]string) (*view, error) {
 	if adopt := v.cache.Token == "" && len(v.cache.Files) > 0; !adopt && (v.token == "" || v.cache.Token != v.token) {
 		v.cache = &statCache{URL: s.url, Dir: p.Dir, Files: map[string]fileStat{}}
 	}
+	for _, h := range HeldIncoming(p.Dir) {
+		v.keepMine = v.keepMine || h.KeepMine && h.Remote == s.url
+	}
 	if v.scan, err = scanDir(p.Dir, time.Now()); err != nil {
 		return nil, err
 	}
@@ -80,7 +85,7 @@ func (s *syncer) look(p Project, folders map[string]string) (*view, error) {
 // idle reports whether nothing moved in the directory since the last
 // sync left it at commit, which both sides still hold.
 func (v *view) idle(commit string) bool {
-	return v.done != nil || !v.record && v.cache.unchanged(v.scan, commit)
+	return v.done != nil || !v.record && !v.keepMine && v.cache.unchanged(v.scan, commit)
 }
 
 // idleResult is what the sync of an idle directory did: nothing, and it
@@ -138,7 +143,7 @@ func (s *syncer) project(v *view, tr *trees, cat *catFile, push map[string][]byt
 	if err != nil {
 		return nil, nil, err
 	}
-	ps := &projectSync{carries: s.carries, dir: p.Dir, folder: v.folder, base: baseTree, remote: remoteTree, cat: cat, merger: s.merger, scan: v.scan, cache: v.cache, token: token, url: s.url}
+	ps := &projectSync{carries: s.carries, dir: p.Dir, folder: v.folder, base: baseTree, remote: remoteTree, cat: cat, merger: s.merger, scan: v.scan, cache: v.cache, token: token, url: s.url, repo: s.g.repo, heldBefore: HeldIncoming(p.Dir)}
 	ps.res = ProjectResult{Identity: v.id, Dir: p.Dir}
 	if err := ps.readLocal(); err != nil {
 		return nil, nil, err
