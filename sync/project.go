@@ -326,23 +326,19 @@ func (p *projectSync) withUnseen(n string, data []byte) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	here := byFile(data)
-	ix := index.Parse(data)
-	changed := false
-	for _, e := range index.Parse(b.data).Entries() {
-		if _, listed := here[e.File]; listed || p.cache.had(e.File) {
-			continue
+	here := index.Parse(data)
+	before := missingLines(here, index.Parse(b.data), func(l index.Line) bool {
+		if l.Entry == nil || p.cache.had(l.Entry.File) {
+			return false
 		}
-		if _, held := p.local[e.File]; held {
-			continue
-		}
-		ix.Upsert(e)
-		changed = true
-	}
-	if !changed {
+		_, held := p.local[l.Entry.File]
+		return !held
+	})
+	if len(before) == 0 {
 		return data, false, nil
 	}
-	return ix.Bytes(), true, nil
+	withLines(here, before)
+	return here.Bytes(), true, nil
 }
 
 // offered is the index n, as data holds it here, the way this machine

@@ -111,3 +111,17 @@ func FuzzMergeTopic(f *testing.F) {
 		}
 	})
 }
+
+// TestMergeIndexProse: the lines a person wrote in the remote's index
+// (headings, notes) survive beside the local's, in their place; a note
+// the local side removed stays removed.
+func TestMergeIndexProse(t *testing.T) {
+	base := "# Memory\n\n- [A](user_a.md) — a\nOld note.\n"
+	local := "# Memory\n\n- [A](user_a.md) — a\n- [B](user_b.md) — b\n"
+	remote := "# Memory\n\n- [A](user_a.md) — a\nOld note.\nRemember: ask before deploying.\n\n## Team\n- [C](user_c.md) — c\n"
+	got := string(mergeIndex([]byte(base), []byte(local), []byte(remote)))
+	want := "# Memory\n\n- [A](user_a.md) — a\n- [B](user_b.md) — b\nRemember: ask before deploying.\n## Team\n- [C](user_c.md) — c\n"
+	if got != want {
+		t.Errorf("mergeIndex =\n%s\nwant\n%s", got, want)
+	}
+}
