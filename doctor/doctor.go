@@ -97,6 +97,7 @@ func Run(o Options) []Check {
 		out = append(out, agentChecks(o, a)...)
 	}
 	out = append(out, memoryChecks(o)...)
+	out = append(out, syncChecks(o)...)
 	if o.Team != nil {
 		out = append(out, teamChecks(o.Team)...)
 	}

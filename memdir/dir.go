@@ -241,7 +241,9 @@ func IsTopicFile(name string) bool {
 	return !overflow
 }
 
-// TopicFiles lists the base names of the topic files, sorted.
+// TopicFiles lists the base names of the topic files, sorted. A
+// conflict copy a sync kept (ConflictCopy) is not a topic: it is listed
+// by ConflictCopies until resolved, never as memory.
 func (d *Dir) TopicFiles() ([]string, error) {
 	ents, err := os.ReadDir(d.Path)
 	if err != nil {
@@ -249,7 +251,7 @@ func (d *Dir) TopicFiles() ([]string, error) {
 	}
 	var names []string
 	for _, e := range ents {
-		if e.Type().IsRegular() && IsTopicFile(e.Name()) {
+		if _, copy := ConflictCopy(e.Name()); !copy && e.Type().IsRegular() && IsTopicFile(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}

@@ -76,7 +76,7 @@ func (d *Dir) ConflictCopies(findings []Finding) []Finding {
 	}
 	for _, name := range slices.Sorted(maps.Keys(copies)) {
 		out = append(out, Finding{Kind: "conflict", Level: LevelError, File: name,
-			Msg: "the other side's version of " + copies[name] + ", which git pull or a sync could not merge: merge what it says into " + copies[name] + " by hand, then remove this file"})
+			Msg: "the other side's version of " + copies[name] + ", which git pull or a sync could not merge (both changed one fact): run `memdir resolve " + name + " --keep mine|theirs|both`"})
 	}
 	return out
 }

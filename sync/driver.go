@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/secrets"
 )
 
 // DriverName is the merge driver's name in .gitattributes and in git's
@@ -33,16 +35,24 @@ const DriverLabel = "memdir: indexes by entry, topics as text, conflicts kept as
 // directory that lives in a git work tree.
 const AttributesFile = ".gitattributes"
 
-// attributes are its lines: every index and topic (the directory's own
-// .md files; a leading '/' keeps logs/ and archive/ out) merges with the
-// driver, and the append-only daily logs with git's built-in union merge,
-// which keeps the lines of both sides.
+// attributes are its lines: the indexes and the topics memdir names
+// (<type>_<slug>.md, and their conflict copies; a leading '/' keeps
+// logs/ and archive/ out) merge with the driver, never any other
+// markdown of the directory, and the append-only daily logs with git's
+// built-in union merge, which keeps the lines of both sides.
 var attributes = []string{
 	"/MEMORY.md merge=" + DriverName,
 	"/MEMORY-*.md merge=" + DriverName,
-	"/*.md merge=" + DriverName,
+	"/user_*.md merge=" + DriverName,
+	"/feedback_*.md merge=" + DriverName,
+	"/project_*.md merge=" + DriverName,
+	"/reference_*.md merge=" + DriverName,
 	"/logs/** merge=union",
 }
+
+// oldAttributes are lines earlier memdir releases wrote, which named
+// every markdown file of the directory: writeAttributes takes them out.
+var oldAttributes = []string{"/*.md merge=" + DriverName}
 
 // FileMerge is the outcome of merging one memory file.
 type FileMerge struct {
@@ -62,37 +72,64 @@ type FileMerge struct {
 	// under its own name, and RestoreData is its content; "" when none.
 	Restore     string
 	RestoreData []byte
+	// Held says why theirs was held back (what looks like a credential):
+	// Merged is ours, nothing else is written, and the merge is not Clean.
+	Held string
 }
 
 // MergeFile merges three versions of the memory file name exactly as a
 // sync does: an index (MEMORY.md, MEMORY-<type>.md) by entry, a topic as
-// text, a topic both sides changed on the same lines keeps ours and puts
-// theirs in a conflict copy. Any other file is merged as text, with
-// git's conflict markers when the sides collide.
+// a list of facts, a topic both sides changed in one fact keeps ours and
+// puts theirs in a conflict copy. A file that is not one of memdir's
+// (TeamSynced) is handed back to git: merged as text with git's conflict
+// markers, and never Clean, so the driver exits non-zero and git
+// reports the conflict. What theirs brings (the merge, the conflict
+// copy, a paired memory) goes through the secrets scanner: when it holds
+// what looks like a credential that ours does not, the merge keeps ours,
+// is not Clean and Held says why.
 func MergeFile(ctx context.Context, name string, base, ours, theirs []byte) (*FileMerge, error) {
+	if !TeamSynced(name) {
+		tmp, err := os.MkdirTemp("", "memdir-merge-")
+		if err != nil {
+			return nil, fmt.Errorf("merge %s: %w", name, err)
+		}
+		defer os.RemoveAll(tmp)
+		m := &merger{g: newGit(ctx, ""), tmp: tmp}
+		res, err := m.mergeMarked(base, ours, theirs)
+		if res != nil {
+			res.Clean = false
+		}
+		return res, err
+	}
+	return scanMerge(ours, mergeMemory(name, base, ours, theirs)), nil
+}
+
+// mergeMemory merges one of memdir's own files.
+func mergeMemory(name string, base, ours, theirs []byte) *FileMerge {
 	if isIndex(name) {
-		return &FileMerge{Merged: mergeIndex(base, ours, theirs), Clean: true}, nil
-	}
-	tmp, err := os.MkdirTemp("", "memdir-merge-")
-	if err != nil {
-		return nil, fmt.Errorf("merge %s: %w", name, err)
-	}
-	defer os.RemoveAll(tmp)
-	m := &merger{g: newGit(ctx, ""), tmp: tmp}
-	if !Synced(name) {
-		return m.mergeMarked(base, ours, theirs)
+		return &FileMerge{Merged: mergeIndex(base, ours, theirs), Clean: true}
 	}
 	if r := unpaired(name, base, ours, theirs); r != nil {
-		return r, nil
+		return r
 	}
-	merged, clean, err := m.mergeText(base, ours, theirs)
-	if err != nil {
-		return nil, fmt.Errorf("merge %s: %w", name, err)
+	if merged, clean := mergeTopic(base, ours, theirs); clean {
+		return &FileMerge{Merged: merged, Clean: true}
 	}
-	if clean {
-		return &FileMerge{Merged: merged, Clean: true}, nil
+	return &FileMerge{Merged: ours, Clean: true, Conflict: conflictName(name, blobID(theirs)), ConflictData: theirs}
+}
+
+// scanMerge holds back what a merge would write from theirs when it
+// looks like a credential ours does not hold.
+func scanMerge(ours []byte, r *FileMerge) *FileMerge {
+	if len(secrets.Scan(string(ours))) > 0 {
+		return r
 	}
-	return &FileMerge{Merged: ours, Clean: true, Conflict: conflictName(name, blobID(theirs)), ConflictData: theirs}, nil
+	for _, data := range [][]byte{r.Merged, r.ConflictData, r.RestoreData} {
+		if f := secrets.Scan(string(data)); len(f) > 0 {
+			return &FileMerge{Merged: ours, Held: fmt.Sprintf("theirs holds what looks like a %s (line %d): ours is kept and the merge is left to you", f[0].Kind, f[0].Line)}
+		}
+	}
+	return r
 }
 
 // unpaired undoes a pairing git's rename detection made between two
@@ -207,14 +244,20 @@ func writeAttributes(memDir string) error {
 		return fmt.Errorf("read %s: %w", AttributesFile, err)
 	}
 	have := map[string]bool{}
-	for _, l := range strings.Split(string(old), "\n") {
-		have[strings.Join(strings.Fields(l), " ")] = true
+	var data []byte
+	added := false
+	for _, l := range strings.SplitAfter(string(old), "\n") {
+		norm := strings.Join(strings.Fields(l), " ")
+		if slices.Contains(oldAttributes, norm) {
+			added = true // a change to write
+			continue
+		}
+		have[norm] = true
+		data = append(data, l...)
 	}
-	data := old
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		data = append(data, '\n')
 	}
-	added := false
 	for _, l := range attributes {
 		if !have[l] {
 			data = append(data, l+"\n"...)

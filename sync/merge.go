@@ -1,85 +1,14 @@
 package memsync
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-
-	"github.com/memdir/memdir/index"
 )
-
-// mergeIndex merges three versions of MEMORY.md (or an overflow index)
-// as a union of entries keyed by file: an entry added on either side is
-// kept, one removed on one side and untouched on the other is removed,
-// one changed on one side only takes the change, and one changed on both
-// keeps the local line. Lines that are not entries are the local file's.
-func mergeIndex(base, local, remote []byte) []byte {
-	b, l, r := byFile(base), byFile(local), byFile(remote)
-	out := index.Parse(local)
-	for _, e := range index.Parse(remote).Entries() {
-		lv, inL := l[e.File]
-		bv, inB := b[e.File]
-		switch {
-		case !inL && inB && bv == e:
-			// removed here, untouched there: stays removed
-		case !inL, inB && lv == bv && lv != e:
-			out.Upsert(e)
-		}
-	}
-	for file, e := range l {
-		if _, inR := r[file]; !inR {
-			if bv, inB := b[file]; inB && bv == e {
-				out.Remove(file)
-			}
-		}
-	}
-	return out.Bytes()
-}
-
-// byFile maps an index's entries by file; the first line for a file wins.
-func byFile(data []byte) map[string]index.Entry {
-	m := map[string]index.Entry{}
-	for _, e := range index.Parse(data).Entries() {
-		if _, ok := m[e.File]; !ok {
-			m[e.File] = e
-		}
-	}
-	return m
-}
 
 // merger runs three-way text merges of topic files with `git merge-file`
 // on copies in a temp directory memdir owns.
 type merger struct {
 	g   *git
 	tmp string
-}
-
-// mergeText merges base, local and remote; clean is false when the two
-// sides changed the same lines, and then merged is nil.
-func (m *merger) mergeText(base, local, remote []byte) (merged []byte, clean bool, err error) {
-	names := [3]string{"local", "base", "remote"}
-	for i, data := range [][]byte{local, base, remote} {
-		if err := os.WriteFile(filepath.Join(m.tmp, names[i]), data, 0o600); err != nil {
-			return nil, false, fmt.Errorf("merge: %w", err)
-		}
-	}
-	cmd := m.g.command("merge-file", "-p", "--", names[0], names[1], names[2])
-	cmd.Dir = m.tmp
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err = cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return out.Bytes(), true, nil
-	case errors.As(err, &exit) && exit.ExitCode() > 0 && exit.ExitCode() < 128:
-		return nil, false, nil
-	}
-	return nil, false, fmt.Errorf("git merge-file: %v: %s", err, strings.TrimSpace(errb.String()))
 }
 
 // conflictName is the file that keeps the remote's version of a topic

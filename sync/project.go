@@ -27,6 +27,9 @@ type ProjectResult struct {
 	// Conflicts are the copies kept of topics both sides changed.
 	Conflicts []string  `json:"conflicts,omitempty"`
 	Skipped   []Skipped `json:"skipped,omitempty"`
+	// Held are the files the remote sent that the sync held back: they
+	// hold what looks like a credential.
+	Held []HeldFile `json:"held,omitempty"`
 }
 
 // Skipped is a file sync kept on this machine, and why.
@@ -62,6 +65,13 @@ type projectSync struct {
 	offers       map[string]side   // each index as offered to the remote (localSide)
 	writes       map[string][]byte // to the memory dir; nil removes
 	push         map[string][]byte // to the remote, by path; nil removes
+	stamps       map[string]atomicfile.Stamp
+	changed      []string // writes refused: the file changed since it was read
+	empty        bool     // nothing here, nothing there: only a cache to save
+	token, url   string
+	repo         string
+	incoming     []HeldFile // what the remote sent and the sync held back
+	heldBefore   []HeldFile // as the last sync recorded them
 }
 
 // readLocal reads the synced files of the memory directory, except those
@@ -73,17 +83,15 @@ func (p *projectSync) readLocal() error {
 	if len(p.scan) == 0 {
 		return nil
 	}
-	root, err := atomicfile.OpenRoot(p.dir)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", p.dir, err)
-	}
-	defer root.Close()
+	p.stamps = map[string]atomicfile.Stamp{}
 	for n, st := range p.scan {
 		if oid := p.cache.known(n, st); oid != "" && !isIndex(n) && oid == p.remote[p.folder+"/"+n] {
 			p.local[n], p.oid[n] = nil, oid
 			continue
 		}
-		data, err := root.ReadFile(n)
+		// Stamped: the write that replaces it is a compare-and-swap
+		// against exactly what was read here.
+		data, stamp, err := atomicfile.ReadStamped(p.dir, n)
 		if errors.Is(err, fs.ErrNotExist) {
 			delete(p.scan, n) // removed since the scan
 			continue
@@ -97,17 +105,31 @@ func (p *projectSync) readLocal() error {
 		if err != nil {
 			return fmt.Errorf("read %s: %w", n, err)
 		}
-		p.local[n], p.oid[n] = data, blobID(data)
+		p.local[n], p.oid[n], p.stamps[n] = data, blobID(data), stamp
 	}
 	return nil
 }
 
-// newCache is the stat cache of the directory as this sync leaves it:
-// the stats taken before reading, with the blob ids read, for every file
-// the sync did not write (it reads those again next time, rather than
-// trust a stat taken after its own write).
-func (p *projectSync) newCache(url, token string) *statCache {
-	c := &statCache{URL: url, Dir: p.dir, Token: token, Files: map[string]fileStat{}, Skipped: p.res.Skipped, Held: p.heldBase}
+// newCache is the stat cache of the directory as this sync leaves it at
+// commit: the stats taken before reading, with the blob ids read, for
+// every file the sync did not write (it reads those again next time,
+// rather than trust a stat taken after its own write).
+//
+// Held maps a file to the base of its next merge where that is not
+// main's version: a file held back here keeps the version it was held
+// from; a file the sync could not write (changed since it was read)
+// keeps what the merge read. A pending cache, saved before the writes,
+// records that base for every file about to be written, so that a sync
+// killed among its writes leaves each file either written or merged
+// again from what was read.
+func (p *projectSync) newCache(url, commit string, pending bool) *statCache {
+	if p.empty {
+		return &statCache{URL: url, Dir: p.dir, Files: map[string]fileStat{}, Commit: commit}
+	}
+	c := &statCache{URL: url, Dir: p.dir, Token: p.token, Commit: commit, Files: map[string]fileStat{}, Skipped: p.res.Skipped, Held: map[string]string{}}
+	for n, oid := range p.heldBase {
+		c.Held[n] = oid
+	}
 	for n, st := range p.scan {
 		if _, wrote := p.writes[n]; !wrote && p.oid[n] != "" {
 			st.OID = p.oid[n]
@@ -120,12 +142,42 @@ func (p *projectSync) newCache(url, token string) *statCache {
 	for n, data := range p.writes {
 		if data != nil {
 			c.Files[n] = fileStat{Mtime: -1}
+		} else if _, had := p.local[n]; had && pending {
+			c.Files[n] = fileStat{Mtime: -1}
 		}
+		if pending {
+			c.Held[n] = p.oid[n]
+		}
+	}
+	for _, h := range p.incoming {
+		c.Held[h.File] = p.oid[h.File]
+		if _, had := p.local[h.File]; !had {
+			delete(c.Held, h.File)
+		}
+	}
+	for _, n := range p.changed {
+		c.Held[n] = p.oid[n]
+		c.Files[n] = fileStat{Mtime: -1}
 	}
 	for _, n := range p.oversized {
 		c.Files[n] = fileStat{Mtime: -1}
 	}
 	return c
+}
+
+// baseBlobs adds to blobs the content of every file the sync is about
+// to write, as it read it, where neither main nor the remote holds that
+// version: the pending cache names it as the file's base, and the next
+// merge reads it from memdir's repository.
+func (p *projectSync) baseBlobs(blobs map[string][]byte) {
+	for n := range p.writes {
+		oid := p.oid[n]
+		key := p.folder + "/" + n
+		if oid == "" || p.local[n] == nil || oid == p.base[key] || oid == p.remote[key] {
+			continue
+		}
+		blobs[oid] = p.local[n]
+	}
 }
 
 // keepLocal reports why a local file that is not private must not be
@@ -274,23 +326,19 @@ func (p *projectSync) withUnseen(n string, data []byte) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	here := byFile(data)
-	ix := index.Parse(data)
-	changed := false
-	for _, e := range index.Parse(b.data).Entries() {
-		if _, listed := here[e.File]; listed || p.cache.had(e.File) {
-			continue
+	here := index.Parse(data)
+	before := missingLines(here, index.Parse(b.data), func(l index.Line) bool {
+		if l.Entry == nil || p.cache.had(l.Entry.File) {
+			return false
 		}
-		if _, held := p.local[e.File]; held {
-			continue
-		}
-		ix.Upsert(e)
-		changed = true
-	}
-	if !changed {
+		_, held := p.local[l.Entry.File]
+		return !held
+	})
+	if len(before) == 0 {
 		return data, false, nil
 	}
-	return ix.Bytes(), true, nil
+	withLines(here, before)
+	return here.Bytes(), true, nil
 }
 
 // offered is the index n, as data holds it here, the way this machine
@@ -354,6 +402,11 @@ func (p *projectSync) mergeFile(n string) error {
 	}
 	b := side{oid: p.baseOID(n)}
 	r := side{oid: p.remote[p.folder+"/"+n]}
+	if p.keepMine(n, r.oid) && l.oid != "" {
+		// Resolved as mine: the remote's version, held back here, is
+		// replaced with this machine's.
+		b = r
+	}
 	if l.oid == "" && !p.excluded[n] && !p.cache.had(n) {
 		// Not here, and never seen here (a new clone, a directory made
 		// again, another checkout): nothing was removed here.
@@ -409,11 +462,7 @@ func (p *projectSync) mergeBoth(n string, l, b, r side) error {
 		p.toLocal(n, merged, true)
 		return nil
 	}
-	merged, clean, err := p.merger.mergeText(b.data, l.data, r.data)
-	if err != nil {
-		return err
-	}
-	if clean {
+	if merged, clean := mergeTopic(b.data, l.data, r.data); clean {
 		p.toRemote(n, merged, true)
 		p.toLocal(n, merged, true)
 		return nil
@@ -446,6 +495,10 @@ func (p *projectSync) toLocal(n string, data []byte, present bool) {
 	if _, ok := p.local[n]; ok && p.oid[n] == blobID(data) {
 		return
 	}
+	if p.scanIncoming(n, data) {
+		delete(p.writes, n)
+		return
+	}
 	p.writes[n] = data
 }
 
@@ -472,7 +525,10 @@ func (p *projectSync) toRemote(n string, data []byte, present bool) {
 }
 
 // write applies the decided changes to the memory directory: every
-// content was computed before the first write.
+// content was computed before the first write, and each write is a
+// compare-and-swap against what the merge read. A file changed since
+// (an agent that writes without memdir's lock) is left as it is and
+// listed in changed: the next round merges it again from what was read.
 func (p *projectSync) write() error {
 	names := make([]string, 0, len(p.writes))
 	for n := range p.writes {
@@ -486,23 +542,75 @@ func (p *projectSync) write() error {
 	}
 	for _, n := range names {
 		data := p.writes[n]
-		var err error
-		if data == nil {
-			err = os.Remove(filepath.Join(p.dir, n))
-			if errors.Is(err, fs.ErrNotExist) {
-				err = nil
+		expect, err := p.expect(n)
+		if err == nil {
+			if data == nil {
+				err = removeIf(p.dir, n, expect)
+			} else {
+				err = atomicfile.WriteInside(p.dir, n, data, atomicfile.Options{Perm: 0o644, Expect: &expect})
 			}
-		} else {
-			err = atomicfile.WriteInside(p.dir, n, data, atomicfile.Options{Perm: 0o644})
+		}
+		if errors.Is(err, atomicfile.ErrChanged) {
+			p.changed = append(p.changed, n)
+			continue
 		}
 		if err != nil {
 			return fmt.Errorf("sync %s: %w", n, err)
 		}
 		p.res.Pulled = append(p.res.Pulled, n)
 	}
+	return nil
+}
+
+// expect is what a file must still be for the sync to replace it: the
+// stamp of what was read, nothing for a file that was not there, and for
+// a file the stat cache vouched for (not read), a stamp taken now of the
+// content the cache knew.
+func (p *projectSync) expect(n string) (atomicfile.Stamp, error) {
+	if st, ok := p.stamps[n]; ok {
+		return st, nil
+	}
+	if _, ok := p.local[n]; !ok {
+		return atomicfile.Stamp{}, nil
+	}
+	data, st, err := atomicfile.ReadStamped(p.dir, n)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return st, fmt.Errorf("%s %w", n, atomicfile.ErrChanged)
+	case err != nil:
+		return st, err
+	case blobID(data) != p.oid[n]:
+		return st, fmt.Errorf("%s %w", n, atomicfile.ErrChanged)
+	}
+	return st, nil
+}
+
+// removeIf removes the file n of dir when it is still what expect
+// stamped (an error wrapping atomicfile.ErrChanged when it is not). The
+// check and the removal are two steps: a write landing in the
+// microseconds between them is lost with the file, the window every
+// compare-and-swap without a shared lock leaves.
+func removeIf(dir, n string, expect atomicfile.Stamp) error {
+	_, st, err := atomicfile.ReadStamped(dir, n)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !st.Same(expect) {
+		return fmt.Errorf("%s %w", n, atomicfile.ErrChanged)
+	}
+	if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return atomicfile.SyncDir(dir)
+}
+
+// listPushed records, in the result, the files the remote gets.
+func (p *projectSync) listPushed() {
 	for path := range p.push {
 		p.res.Pushed = append(p.res.Pushed, strings.TrimPrefix(path, p.folder+"/"))
 	}
 	slices.Sort(p.res.Pushed)
-	return nil
 }

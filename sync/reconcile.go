@@ -58,11 +58,8 @@ func (p *projectSync) reconcileIndex() error {
 			changed = true
 		}
 	}
-	for _, e := range ix.Entries() {
-		if !present[e.File] && Synced(e.File) && !isIndex(e.File) {
-			ix.Remove(e.File)
-			changed = true
-		}
+	if dropEntries(ix, func(f string) bool { return !present[f] && Synced(f) && !isIndex(f) }) {
+		changed = true
 	}
 	if !changed {
 		return nil

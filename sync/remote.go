@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/untrusted"
 )
 
@@ -116,4 +117,51 @@ func UnsetRemote(home string) (bool, error) {
 		return false, fmt.Errorf("unset remote: %w", err)
 	}
 	return true, nil
+}
+
+// SameRemote reports whether two git URLs name one repository as git
+// resolves them: a local path with or without .git (git tries both),
+// file:// or a plain path, symbolic links followed; for a network remote
+// the host (its case, a user, a default port and a leading www. aside)
+// and the path (its case, a trailing / or .git aside), whether written
+// scp-style, ssh:// or https://. It errs towards "same": a team remote it
+// takes for the user's own is refused, which costs a rename; one it took
+// for another would mix personal memory into the team's.
+func SameRemote(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ka, okA := remoteKey(a)
+	kb, okB := remoteKey(b)
+	return okA && okB && ka == kb
+}
+
+// remoteKey is what SameRemote compares.
+func remoteKey(raw string) (string, bool) {
+	id, ok := canonical.NormalizeRemoteURL(raw)
+	if !ok {
+		return "", false
+	}
+	if p, local := strings.CutPrefix(id, "file:"); local {
+		return "file:" + gitDirOf(p), true
+	}
+	host, path, _ := strings.Cut(id, "/")
+	host = strings.TrimPrefix(host, "www.")
+	return host + "/" + strings.ToLower(path), true
+}
+
+// gitDirOf is the repository a local path names as git finds it: the
+// first of path, path.git and path/.git that is a directory, symbolic
+// links resolved; path without .git when none is.
+func gitDirOf(path string) string {
+	path = strings.TrimSuffix(filepath.Clean(path), string(filepath.Separator))
+	for _, p := range []string{path, path + ".git", filepath.Join(path, ".git")} {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			if r, err := filepath.EvalSymlinks(p); err == nil {
+				p = r
+			}
+			return strings.TrimSuffix(strings.TrimSuffix(p, string(filepath.Separator)+".git"), ".git")
+		}
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(path, string(filepath.Separator)+".git"), ".git")
 }

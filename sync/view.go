@@ -29,6 +29,8 @@ type view struct {
 	// done is the result of a directory decided without a merge: one
 	// with no identity, or a second clone of an identity already synced.
 	done *ProjectResult
+	// keepMine is set when a held file was resolved as this machine's.
+	keepMine bool
 }
 
 // look takes the view of a project, without its lock: the stats are
@@ -70,6 +72,9 @@ func (s *syncer) look(p Project, folders map[string]string) (*view, error) {
 	if adopt := v.cache.Token == "" && len(v.cache.Files) > 0; !adopt && (v.token == "" || v.cache.Token != v.token) {
 		v.cache = &statCache{URL: s.url, Dir: p.Dir, Files: map[string]fileStat{}}
 	}
+	for _, h := range HeldIncoming(p.Dir) {
+		v.keepMine = v.keepMine || h.KeepMine && h.Remote == s.url
+	}
 	if v.scan, err = scanDir(p.Dir, time.Now()); err != nil {
 		return nil, err
 	}
@@ -80,7 +85,7 @@ func (s *syncer) look(p Project, folders map[string]string) (*view, error) {
 // idle reports whether nothing moved in the directory since the last
 // sync left it at commit, which both sides still hold.
 func (v *view) idle(commit string) bool {
-	return v.done != nil || !v.record && v.cache.unchanged(v.scan, commit)
+	return v.done != nil || !v.record && !v.keepMine && v.cache.unchanged(v.scan, commit)
 }
 
 // idleResult is what the sync of an idle directory did: nothing, and it
@@ -92,67 +97,65 @@ func (v *view) idleResult() *ProjectResult {
 	return &ProjectResult{Identity: v.id, Dir: v.p.Dir, Skipped: v.cache.Skipped}
 }
 
-// project syncs one memory directory under its lock, adding what the
-// remote must get to push and the directory's new stat cache.
-func (s *syncer) project(v *view, tr *trees, cat *catFile, push map[string][]byte, caches map[string]*statCache) (*ProjectResult, error) {
+// project merges one memory directory under its lock and adds what the
+// remote must get to push; it returns the merge, whose writes into the
+// directory wait for the push (commitRound). A nil merge leaves the
+// directory's stat cache as it is.
+func (s *syncer) project(v *view, tr *trees, cat *catFile, push map[string][]byte) (*ProjectResult, *projectSync, error) {
 	p := v.p
 	if tr.base == tr.remote && v.idle(tr.remote) {
-		return v.idleResult(), nil
+		return v.idleResult(), nil, nil
 	}
 	if !v.exists {
 		_, remoteTree, err := tr.get()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !hasFolder(remoteTree, v.folder) {
 			// Nothing here, nothing there: remembered, so that the next
 			// sync with nothing to do lists no tree for it.
-			caches[v.folder] = &statCache{URL: s.url, Dir: p.Dir, Files: map[string]fileStat{}}
-			return nil, nil
+			return nil, &projectSync{dir: p.Dir, folder: v.folder, empty: true}, nil
 		}
 	}
 	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("sync: %w", err)
+		return nil, nil, fmt.Errorf("sync: %w", err)
 	}
 	lk, err := memdir.AcquireLock(s.g.ctx, p.Dir, s.o.LockTimeout, "sync")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer lk.Release()
 	if p.Root != "" && p.Identity == "" {
 		if err := canonical.ClaimRoot(p.Dir, p.Root); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if v.record {
 		if err := canonical.RecordIdentity(p.Dir, v.id); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	baseTree, remoteTree, err := tr.get()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	token, err := ensureToken(p.Dir, v.token)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	ps := &projectSync{carries: s.carries, dir: p.Dir, folder: v.folder, base: baseTree, remote: remoteTree, cat: cat, merger: s.merger, scan: v.scan, cache: v.cache}
+	ps := &projectSync{carries: s.carries, dir: p.Dir, folder: v.folder, base: baseTree, remote: remoteTree, cat: cat, merger: s.merger, scan: v.scan, cache: v.cache, token: token, url: s.url, repo: s.g.repo, heldBefore: HeldIncoming(p.Dir)}
 	ps.res = ProjectResult{Identity: v.id, Dir: p.Dir}
 	if err := ps.readLocal(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := ps.mergeAll(); err != nil {
-		return nil, err
-	}
-	if err := ps.write(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for k, d := range ps.push {
 		push[k] = d
 	}
-	caches[v.folder] = ps.newCache(s.url, token)
-	return &ps.res, nil
+	ps.listPushed()
+	return &ps.res, ps, nil
 }
 
 func hasFolder(tree map[string]string, folder string) bool {

@@ -62,15 +62,22 @@ func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf
 // nothing more to say.
 var errFound = errors.New("problems found")
 
+// exitCoder is an error with a status of its own (memdir sync's 3 for a
+// conflict left).
+type exitCoder interface{ ExitCode() int }
+
 // exitCode maps an error to the process status: 2 for bad usage or input,
-// 1 for everything else.
+// an exitCoder's own, 1 for everything else.
 func exitCode(err error) int {
 	var ue userError
+	var ec exitCoder
 	switch {
 	case err == nil:
 		return 0
 	case errors.As(err, &ue):
 		return 2
+	case errors.As(err, &ec):
+		return ec.ExitCode()
 	}
 	return 1
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
+	memsync "github.com/memdir/memdir/sync"
 )
 
 type lintOptions struct {
@@ -87,7 +88,17 @@ func lintDir(d *memdir.Dir) ([]memdir.Finding, error) {
 		return nil, err
 	}
 	findings = d.ConflictCopies(findings)
+	findings = append(findings, heldFindings(d.Path)...)
 	return append(findings, d.SpecialFiles()...), nil
+}
+
+// heldFindings are the files syncs held back in dir and nobody resolved.
+func heldFindings(dir string) []memdir.Finding {
+	var out []memdir.Finding
+	for _, h := range memsync.Unresolved(dir) {
+		out = append(out, memdir.Finding{Kind: "held", Level: memdir.LevelError, File: h.File, Msg: h.Message()})
+	}
+	return out
 }
 
 // lintTeam opens the team memory lint checks: nil when the project has
@@ -167,7 +178,8 @@ func personalFindings(fs []memdir.Finding) []lintFinding {
 // take --team.
 var teamFixes = strings.NewReplacer(
 	"`memdir index --rebuild`", "`memdir index --rebuild --team`",
-	"`memdir index --fit`", "`memdir index --fit --team`")
+	"`memdir index --fit`", "`memdir index --fit --team`",
+	"`memdir resolve ", "`memdir resolve --team ")
 
 // teamFindings marks the findings made in the team memory at rel (its
 // path in the project).

@@ -74,6 +74,7 @@ Examples:
 		newShowCmd(a),
 		newEditCmd(a),
 		newRmCmd(a),
+		newResolveCmd(a),
 		newIndexCmd(a),
 		newLintCmd(a),
 		newLogsCmd(a),

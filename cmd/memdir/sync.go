@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -89,10 +90,17 @@ func newSyncCmd(a *app) *cobra.Command {
 memory of every project under memdir's home and of the project you run it
 in, and pushes the result. A project is known by its normalised origin URL,
 so a clone on a new machine gets its memory on its first sync there.
-MEMORY.md merges by entry, topics as text; when both machines changed the
-same lines of a topic, the file keeps this machine's version and the other
+MEMORY.md merges by entry, topics as lists of facts (what both machines
+added is kept from both); when both machines changed the same fact of a
+topic, the file keeps this machine's version and the other
 is kept beside it as <name>.conflict-<id>.md. Private topics and files that
 hold a credential are never pushed. See docs/sync.md.
+
+Exit status: 0 when synced, 1 when the sync failed (nothing was written
+into memory that the remote did not accept), 2 for bad usage, 3 when it
+synced but left a conflict copy or held back a file the remote sent
+(what looks like a credential): memdir lint lists them and memdir
+resolve FILE --keep mine|theirs|both settles each.
 
 When the project's settings propose a team remote (team.remote) and you
 accepted it (memdir remote team accept), sync also pulls, merges and
@@ -143,12 +151,56 @@ func runSync(ctx context.Context, a *app) error {
 	}
 	a.reportSync(rep.Result, "")
 	a.reportSync(rep.Team, "team memory ")
+	if err == nil {
+		err = leftConflicts(rep.Result, rep.Team)
+	}
 	if a.json {
 		return errors.Join(a.writeJSON(rep), err)
 	}
 	a.printSync(rep.Result, "")
 	a.printSync(rep.Team, "team memory ")
 	return err
+}
+
+// ExitConflict is memdir sync's exit status when the sync completed but
+// left a conflict copy or held back a file the remote sent.
+const ExitConflict = 3
+
+// conflictError is a sync that completed and left something for a
+// person: exit ExitConflict.
+type conflictError struct{ copies, held int }
+
+func (e *conflictError) Error() string {
+	var what []string
+	if e.copies > 0 {
+		what = append(what, fmt.Sprintf("%d conflict cop%s", e.copies, map[bool]string{true: "y", false: "ies"}[e.copies == 1]))
+	}
+	if e.held > 0 {
+		what = append(what, fmt.Sprintf("%d file%s held back", e.held, map[bool]string{true: "", false: "s"}[e.held == 1]))
+	}
+	return "the sync left " + strings.Join(what, " and ") + ": `memdir lint` lists them, `memdir resolve FILE --keep mine|theirs|both` settles each"
+}
+
+// ExitCode is ExitConflict.
+func (e *conflictError) ExitCode() int { return ExitConflict }
+
+// leftConflicts is a conflictError when a result holds a conflict or a
+// held-back file, else nil.
+func leftConflicts(rs ...*memsync.Result) error {
+	var e conflictError
+	for _, r := range rs {
+		if r == nil {
+			continue
+		}
+		for _, p := range r.Projects {
+			e.copies += len(p.Conflicts)
+			e.held += len(p.Held)
+		}
+	}
+	if e.copies+e.held == 0 {
+		return nil
+	}
+	return &e
 }
 
 // printSync says what a sync did (what names it: "" for your own
@@ -161,7 +213,7 @@ func (a *app) printSync(res *memsync.Result, what string) {
 	fmt.Fprintf(a.out, "synced %swith %s: %d files pulled, %d pushed\n", what, res.Remote, pulled, pushed)
 	for _, p := range res.Projects {
 		for _, c := range p.Conflicts {
-			fmt.Fprintf(a.out, "conflict: %s%s: both sides changed a topic; the other version is in %s (merge it by hand, then remove it)\n", what, p.Identity, c)
+			fmt.Fprintf(a.out, "conflict: %s%s: both sides changed one fact of a topic; the other version is in %s (memdir resolve %s --keep mine|theirs|both)\n", what, p.Identity, c, c)
 		}
 	}
 }
@@ -175,6 +227,9 @@ func (a *app) reportSync(res *memsync.Result, what string) {
 	for _, p := range res.Projects {
 		for _, s := range p.Skipped {
 			a.warn("%s%s: %s not pushed: %s", what, p.Identity, s.File, s.Reason)
+		}
+		for _, h := range p.Held {
+			a.warn("%s%s: %s", what, p.Identity, h.Message())
 		}
 	}
 	for _, w := range res.Warnings {

@@ -284,7 +284,7 @@ func checkTeamRemote(home, url string) error {
 		}
 	}
 	if own, _ := memsync.Remote(home); own != "" {
-		if op, ok := localPath(own); ok && evalOr(op) == evalOr(path) {
+		if memsync.SameRemote(own, url) {
 			return &memsync.RemoteError{URL: url, Reason: "is your own sync remote (memdir remote show): a team remote is shared with the team, so it must be another repository"}
 		}
 	}
@@ -317,7 +317,5 @@ func evalOr(path string) string {
 // sameRemote reports whether two git URLs name one repository, as a
 // project's identity compares them (scheme, user, port and .git aside).
 func sameRemote(a, b string) bool {
-	na, okA := canonical.NormalizeRemoteURL(a)
-	nb, okB := canonical.NormalizeRemoteURL(b)
-	return a == b || okA && okB && na == nb
+	return memsync.SameRemote(a, b)
 }

@@ -1,0 +1,172 @@
+package memsync
+
+import (
+	"context"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memdir/memdir/typesx"
+)
+
+// refuse installs a pre-receive hook in the bare remote that rejects
+// every push (a read-only remote), or removes it.
+func refuse(t *testing.T, bare string, on bool) {
+	t.Helper()
+	hook := filepath.Join(bare, "hooks", "pre-receive")
+	if !on {
+		os.Remove(hook)
+		return
+	}
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho read-only >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// trySync is a sync whose failure is returned.
+func (m *machine) trySync() (*Result, error) {
+	return Sync(context.Background(), Options{Home: m.home, Projects: []Project{{Dir: m.mem, Root: m.root}}, LockTimeout: 10 * time.Second})
+}
+
+// TestSyncRefusedPushWritesNothing: four refused pushes leave machine B's
+// memory exactly as it was, and once the remote accepts again, both
+// machines hold both machines' lines in the topic, with no conflict copy.
+func TestSyncRefusedPushWritesNothing(t *testing.T) {
+	bare := bareRemote(t)
+	a, b := newMachine(t, "file://"+bare), newMachine(t, "file://"+bare)
+	f := a.add(t, typesx.Feedback, "Use pnpm", "Use pnpm, not npm.", false)
+	a.sync(t)
+	b.sync(t)
+	simAppend(t, a, f, "A: lockfile committed.")
+	a.sync(t)
+	simAppend(t, b, f, "B: corepack pins it.")
+	before := simFiles(t, b)
+	refuse(t, bare, true)
+	for i := 0; i < 4; i++ {
+		if _, err := b.trySync(); err == nil {
+			t.Fatal("a push the remote refused counted as a sync")
+		}
+		if got := simFiles(t, b); !sameFiles(got, before) {
+			t.Fatalf("refused push %d wrote into memory:\n%v\nwas\n%v", i+1, got, before)
+		}
+	}
+	refuse(t, bare, false)
+	b.sync(t)
+	a.sync(t)
+	for _, m := range []*machine{a, b} {
+		got := m.read(t, f)
+		for _, line := range []string{"Use pnpm, not npm.", "A: lockfile committed.", "B: corepack pins it."} {
+			if strings.Count(got, "\n"+line+"\n") != 1 {
+				t.Errorf("%s: %q appears %d times in\n%s", m.home, line, strings.Count(got, line), got)
+			}
+		}
+		if copies, _ := filepath.Glob(filepath.Join(m.mem, "*.conflict-*")); len(copies) > 0 {
+			t.Errorf("%s: conflict copies %v", m.home, copies)
+		}
+	}
+}
+
+// TestSyncBothAddOneMemory: "Use pnpm" added on two machines, then
+// synced: one topic, both lines once, no conflict copy.
+func TestSyncBothAddOneMemory(t *testing.T) {
+	bare := bareRemote(t)
+	a, b := newMachine(t, "file://"+bare), newMachine(t, "file://"+bare)
+	fa := a.add(t, typesx.Feedback, "Use pnpm", "Use pnpm, not npm.", false)
+	fb := b.add(t, typesx.Feedback, "Use pnpm", "Use pnpm, not npm.", false)
+	if fa != fb {
+		t.Fatalf("two files: %s, %s", fa, fb)
+	}
+	a.sync(t)
+	res := b.sync(t)
+	a.sync(t)
+	if len(res.Projects[0].Conflicts) > 0 {
+		t.Fatalf("conflicts: %v", res.Projects[0].Conflicts)
+	}
+	for _, m := range []*machine{a, b} {
+		if got := m.read(t, fa); strings.Count(got, "\nUse pnpm, not npm.\n") != 1 {
+			t.Errorf("%s: %s =\n%s", m.home, fa, got)
+		}
+		if copies, _ := filepath.Glob(filepath.Join(m.mem, "*.conflict-*")); len(copies) > 0 {
+			t.Errorf("%s: conflict copies %v", m.home, copies)
+		}
+	}
+}
+
+// hostilePush commits files into the project's folder of the bare remote
+// directly, as a remote (or a teammate) memdir does not control can.
+func hostilePush(t *testing.T, bare string, files map[string]string) {
+	t.Helper()
+	work := filepath.Join(t.TempDir(), "hostile")
+	run(t, filepath.Dir(work), "git", "clone", "-q", bare, work)
+	dir := filepath.Join(work, ProjectFolder(teamIdentity))
+	os.MkdirAll(dir, 0o755)
+	for n, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, work, "git", "add", "-A")
+	run(t, work, "git", "-c", "user.name=h", "-c", "user.email=h@example.com", "commit", "-q", "-m", "hostile")
+	run(t, work, "git", "push", "-q", "origin", "HEAD:main")
+}
+
+func hostileTopic(name, body string) string {
+	return "---\nname: " + name + "\ndescription: planted\ntype: reference\n---\n\n" + body + "\n"
+}
+
+// TestSyncHoldsIncomingCredentials: a remote carrying a GitHub token, an
+// AWS key pair and an OpenSSH private key gets none of them into memory;
+// each is named on the result and recorded until the remote's version is
+// clean.
+func TestSyncHoldsIncomingCredentials(t *testing.T) {
+	bare := bareRemote(t)
+	a := newMachine(t, "file://"+bare)
+	a.add(t, typesx.User, "Role", "A data scientist.", false)
+	a.sync(t)
+	key := base64.StdEncoding.EncodeToString(append([]byte("openssh-key-v1\x00\x00\x00\x00\x04none\x00\x00\x00\x04none"), strings.Repeat("k3Y9", 80)...))
+	planted := map[string]string{
+		"reference_gh.md":  hostileTopic("GH", "token ghp_0123456789abcdefghijABCDEFGHIJ0123456789"),
+		"reference_aws.md": hostileTopic("AWS", "aws_access_key_id = AKIAZ7QW4RTY2UIO3PLK\naws_secret_access_key = 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"),
+		"reference_ssh.md": hostileTopic("SSH", "-----BEGIN OPENSSH PRIVATE KEY-----\n"+key+"\n-----END OPENSSH PRIVATE KEY-----"),
+		"reference_ok.md":  hostileTopic("OK", "Nothing secret."),
+	}
+	hostilePush(t, bare, planted)
+	res := a.sync(t)
+	held := map[string]bool{}
+	for _, h := range res.Projects[0].Held {
+		held[h.File] = true
+		if !strings.Contains(h.Message(), h.File+" from file://"+bare) {
+			t.Errorf("message %q names neither remote nor file", h.Message())
+		}
+	}
+	for n := range planted {
+		_, err := os.Stat(filepath.Join(a.mem, n))
+		if n == "reference_ok.md" {
+			if err != nil || held[n] {
+				t.Errorf("%s: the clean file was not written", n)
+			}
+			continue
+		}
+		if err == nil || !held[n] {
+			t.Errorf("%s: written into memory (held %v)", n, held[n])
+		}
+	}
+	if got := len(HeldIncoming(a.mem)); got != 3 {
+		t.Errorf("recorded %d held files, want 3", got)
+	}
+	again := a.sync(t)
+	if got := len(HeldIncoming(a.mem)); got != 3 {
+		t.Errorf("a second sync recorded %d held files, want 3: %+v", got, again)
+	}
+	hostilePush(t, bare, map[string]string{"reference_gh.md": hostileTopic("GH", "token removed")})
+	a.sync(t)
+	if got := a.read(t, "reference_gh.md"); !strings.Contains(got, "token removed") {
+		t.Errorf("the cleaned file did not come: %q", got)
+	}
+	if got := len(HeldIncoming(a.mem)); got != 2 {
+		t.Errorf("after the remote cleaned one file, %d held, want 2", got)
+	}
+}
