@@ -27,6 +27,13 @@ type Options struct {
 	// MemoryDir is memdir's memory directory for the project (absolute):
 	// Claude Code's auto memory is pointed at it.
 	MemoryDir string
+	// BackupDir holds the copies Apply makes of the files it changes: an
+	// undo restores from them the values of the person's own that setup
+	// replaced.
+	BackupDir string
+	// ManagedSettings is Claude Code's managed settings file; "" is
+	// ClaudeManagedSettings.
+	ManagedSettings string
 }
 
 // target is one file setup edits and what it puts there.
@@ -60,6 +67,11 @@ type setting struct {
 	// owned reports whether a string value other than value is one setup
 	// wrote earlier; nil: none is.
 	owned func(string) bool
+	// takeOver replaces the person's own value (which stands in the way
+	// of one memory), with a note; undo then puts back the value the
+	// newest backup under backups held (restore), or removes setup's.
+	takeOver bool
+	backups  string
 }
 
 // isMemoryDir reports whether dir is a memdir memory directory: memdir
@@ -200,9 +212,26 @@ func claudeTargets(o Options, claudeDir, globalDir string) []target {
 	// The person's approval of the .mcp.json server setup wrote, as Claude
 	// records it when asked: without it `claude -p` starts no server.
 	local := target{path: filepath.Join(o.Root, ".claude", "settings.local.json"), format: "json",
-		settings: []setting{{path: []string{"autoMemoryDirectory"}, value: o.MemoryDir, owned: isMemoryDir}},
+		settings: claudeLocalSettings(o),
 		lists:    []listSetting{{path: []string{"enabledMcpjsonServers"}, values: []string{"memdir"}}}}
 	return append(ts, main, local)
+}
+
+// claudeLocalSettings are the values setup owns in the project's
+// settings.local.json, which Claude reads above the project's and the
+// user's settings: autoMemoryDirectory is memdir's directory (the
+// person's own value is replaced once its memories are brought in), and
+// when a local, project or user setting turns auto memory off,
+// autoMemoryEnabled is true. Undo puts back what was there.
+func claudeLocalSettings(o Options) []setting {
+	out := []setting{{path: []string{"autoMemoryDirectory"}, value: o.MemoryDir, owned: isMemoryDir,
+		takeOver: true, backups: o.BackupDir}}
+	cm := ResolveClaudeMemory(o)
+	off := !cm.Enabled && cm.DisabledLevel != "policy" && cm.DisabledLevel != "environment" && cm.DisabledBy != "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
+	if o.Undo || off {
+		out = append(out, setting{path: []string{"autoMemoryEnabled"}, value: true, takeOver: true, backups: o.BackupDir})
+	}
+	return out
 }
 
 // CodexSessionEndTimeout is the longest SessionEnd hook Codex runs, in

@@ -126,11 +126,17 @@ func (d *jsonDoc) setting(st setting, undo bool) (string, error) {
 	earlier := cur != nil && !same && cur.kind == '"' && st.owned != nil && st.owned(cur.str)
 	switch {
 	case undo && (same || earlier):
+		if old, ok := restoreValue(st, d.path); ok {
+			return fmt.Sprintf("%s: %s is %s again, as before setup", d.path, name, old), d.splice(cur.start, cur.end, old)
+		}
 		return "", d.removePath(st.path)
 	case undo, same:
 		return "", nil
 	case earlier:
 		return "", d.splice(cur.start, cur.end, want)
+	case cur != nil && st.takeOver:
+		note := fmt.Sprintf("%s: %s was %s, which stood in the way of one memory; now %s (--undo puts it back)", d.path, name, d.src[cur.start:cur.end], want)
+		return note, d.splice(cur.start, cur.end, want)
 	case cur != nil:
 		return fmt.Sprintf("%s: %s is already set to %s; left as it is", d.path, name, d.src[cur.start:cur.end]), nil
 	}

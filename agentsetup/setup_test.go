@@ -279,7 +279,8 @@ func TestSetupRefusesMalformed(t *testing.T) {
 
 // TestClaudeMemoryDirMoves: when memdir's directory for the project moves,
 // setup points Claude at the new one (the old value names a memdir
-// directory, so it was setup's); a folder of the person's own stays.
+// directory, so it was setup's); a folder of the person's own is replaced
+// too (it stands in the way of one memory) and undo puts it back.
 func TestClaudeMemoryDirMoves(t *testing.T) {
 	base := t.TempDir()
 	home, root := filepath.Join(base, "home"), filepath.Join(base, "app")
@@ -303,15 +304,16 @@ func TestClaudeMemoryDirMoves(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := options("claude", false, home, root)
-			applyAll(t, o, filepath.Join(base, "backups"))
+			o.BackupDir = filepath.Join(base, "backups", tc.name)
+			applyAll(t, o, o.BackupDir)
 			got, _ := os.ReadFile(local)
-			if strings.Contains(string(got), o.MemoryDir) != tc.moved {
+			if !strings.Contains(string(got), o.MemoryDir) {
 				t.Errorf("settings.local.json after setup:\n%s", got)
 			}
 			o.Undo = true
-			applyAll(t, o, filepath.Join(base, "backups"))
+			applyAll(t, o, o.BackupDir)
 			got, _ = os.ReadFile(local)
-			if strings.Contains(string(got), "autoMemoryDirectory") == tc.moved {
+			if tc.moved && strings.Contains(string(got), "autoMemoryDirectory") || !tc.moved && string(got) != src {
 				t.Errorf("settings.local.json after undo:\n%s", got)
 			}
 		})

@@ -119,8 +119,16 @@ func copyTopic(d *memdir.Dir, m Memory, dry bool) (string, bool, error) {
 		memdir.StripPrivate(string(m.Raw)) != string(m.Raw) {
 		return "", false, nil
 	}
-	if _, err := memdir.ParseTopic(m.File, m.Raw); err != nil {
+	t, err := memdir.ParseTopic(m.File, m.Raw)
+	if err != nil {
 		return "", false, nil
+	}
+	// memdir's topic of the same type and name, under its own file name:
+	// merged by add.
+	if own := memdir.FileName(t.Type, t.Name); own != m.File {
+		if _, err := os.Lstat(filepath.Join(d.Path, own)); err == nil {
+			return "", false, nil
+		}
 	}
 	cur, err := untrusted.ReadFile(filepath.Join(d.Path, m.File), d.Path, untrusted.MaxMemory)
 	switch {
