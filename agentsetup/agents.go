@@ -34,6 +34,9 @@ type Options struct {
 	// ManagedSettings is Claude Code's managed settings file; "" is
 	// ClaudeManagedSettings.
 	ManagedSettings string
+	// TrustAssumed resolves Claude's settings as in a trusted workspace
+	// (doctor reports missing trust as a finding of its own).
+	TrustAssumed bool
 }
 
 // target is one file setup edits and what it puts there.

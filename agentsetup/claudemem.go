@@ -128,7 +128,7 @@ func readClaudeFile(path string) (claudeFile, bool) {
 // auto memory and whether it loads it.
 func ResolveClaudeMemory(o Options) ClaudeMemory {
 	cm := ClaudeMemory{Enabled: true}
-	trusted := ClaudeTrusted(o)
+	trusted := o.TrustAssumed || ClaudeTrusted(o)
 	enabledSet := false
 	for _, l := range claudeLevels(o) {
 		f, ok := readClaudeFile(l.path)
@@ -292,4 +292,47 @@ func restoreValue(st setting, file string) (string, bool) {
 // path with separators made "_".
 func backupName(path string) string {
 	return strings.NewReplacer(string(filepath.Separator), "_", ":", "_").Replace(strings.TrimPrefix(path, string(filepath.Separator)))
+}
+
+// WiredProgram is the memdir executable o's agent files run now (the MCP
+// entry's command, or the command in Codex's block), "" when they run
+// none. Doctor checks that program, and setup keeps it.
+func WiredProgram(o Options) string {
+	ts, err := targets(o)
+	if err != nil {
+		return ""
+	}
+	for _, t := range ts {
+		path, err := resolve(t.path, o)
+		if err != nil {
+			continue
+		}
+		data, err := untrusted.ReadFile(path, "", untrusted.MaxSettings)
+		if err != nil {
+			continue
+		}
+		switch {
+		case t.format == "json" && t.serverPath != nil:
+			d, err := newJSONDoc(path, string(data))
+			if err != nil {
+				continue
+			}
+			if n := d.lookup(t.serverPath...); n != nil && isMemdirServer(n) {
+				return strValue(n, "command")
+			}
+		case t.format == "toml":
+			start, end, ok, err := t.fence.find(path, string(data))
+			if err != nil || !ok {
+				continue
+			}
+			for _, line := range strings.Split(string(data)[start:end], "\n") {
+				if v, ok := strings.CutPrefix(strings.TrimSpace(line), "command = "); ok {
+					if s, err := strconv.Unquote(v); err == nil {
+						return s
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
