@@ -47,6 +47,12 @@ type target struct {
 	server     jobj
 	serverPath []string
 	hooks      []hookSpec
+	// unhooks are hooks setup wired here before and keeps elsewhere now:
+	// taken out on every run.
+	unhooks []hookSpec
+	// peer is another file of the agent's whose own variant of a hook
+	// (the person's, not setup's) stands for it: setup then adds none.
+	peer string
 	// JSON: settings setup owns (set when missing, taken out by undo when
 	// they still hold setup's value) and strings it adds to lists
 	// (permission rules, approved servers).
@@ -212,11 +218,17 @@ func claudeTargets(o Options, claudeDir, globalDir string) []target {
 		}
 		return append(ts, main)
 	}
-	// The person's approval of the .mcp.json server setup wrote, as Claude
-	// records it when asked: without it `claude -p` starts no server.
+	// The hooks run memdir, so they live where only this person's Claude
+	// reads them: a teammate without memdir who clones the project gets
+	// no hook that fails on every run. The committed settings.json keeps
+	// the permission rules (harmless without the server) and loses the
+	// hooks an earlier setup put there. The approval of the .mcp.json
+	// server is recorded as Claude records it when asked: without it
+	// `claude -p` starts no server (and a teammate's Claude asks first).
 	local := target{path: filepath.Join(o.Root, ".claude", "settings.local.json"), format: "json",
-		settings: claudeLocalSettings(o),
-		lists:    []listSetting{{path: []string{"enabledMcpjsonServers"}, values: []string{"memdir"}}}}
+		settings: claudeLocalSettings(o), hooks: main.hooks, peer: settings,
+		lists: []listSetting{{path: []string{"enabledMcpjsonServers"}, values: []string{"memdir"}}}}
+	main.unhooks, main.hooks = main.hooks, nil
 	return append(ts, main, local)
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/memdir/memdir/untrusted"
 )
 
 // edit applies t (or, with undo, takes it out) to a file's text. It
@@ -38,6 +40,10 @@ func (t target) editJSON(src string, o Options) (string, []string, bool, error) 
 	}
 	for _, h := range t.hooks {
 		var note string
+		if own := peerHook(t.peer, h); own != "" && !o.Undo {
+			notes = appendNote(notes, fmt.Sprintf("%s: %s already runs `%s` (your own variant); left as it is", t.peer, h.event, own))
+			continue
+		}
 		if o.Undo {
 			err = d.unhook(h)
 		} else {
@@ -47,6 +53,11 @@ func (t target) editJSON(src string, o Options) (string, []string, bool, error) 
 			return "", nil, false, err
 		}
 		notes = appendNote(notes, note)
+	}
+	for _, h := range t.unhooks {
+		if err := d.unhook(h); err != nil {
+			return "", nil, false, err
+		}
 	}
 	for _, st := range t.settings {
 		note, err := d.setting(st, o.Undo)
@@ -412,4 +423,26 @@ func (t target) editBlock(src string, undo bool) (string, bool, error) {
 	}
 	out, err := t.fence.put(t.path, src, block)
 	return out, out != src, err
+}
+
+// peerHook is the command of the person's own variant of h in the file at
+// path (not setup's form), or "".
+func peerHook(path string, h hookSpec) string {
+	if path == "" {
+		return ""
+	}
+	data, err := untrusted.ReadFile(path, "", untrusted.MaxSettings)
+	if err != nil {
+		return ""
+	}
+	d, err := newJSONDoc(path, string(data))
+	if err != nil {
+		return ""
+	}
+	for _, f := range d.findHooks(h) {
+		if !f.exact {
+			return strValue(f.node, "command")
+		}
+	}
+	return ""
 }

@@ -179,13 +179,14 @@ func TestSetupClaudeFreshProject(t *testing.T) {
 func TestHookUpgrades(t *testing.T) {
 	for _, tc := range []struct {
 		name, agent, file, src, want, gone string
+		moved                              string // the file the hooks live in now, if not file
 	}{
 		{"claude legacy context", "claude", ".claude/settings.json",
 			`{"hooks": {"SessionStart": [{"matcher": "startup|clear|compact", "hooks": [{"type": "command", "command": "memdir context --agent claude --no-instructions --format claude-hook", "timeout": 30}]}]}}`,
-			"--no-memory", "--no-instructions --format"},
+			"--no-memory", "--no-instructions --format", ".claude/settings.local.json"},
 		{"codex SessionEnd timeout", "codex", ".codex/hooks.json",
 			`{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "memdir capture", "timeout": 30}]}]}}`,
-			`"timeout": 3}]}], "SessionStart"`, `"timeout": 30}]}], "SessionStart"`},
+			`"timeout": 3}]}], "SessionStart"`, `"timeout": 30}]}], "SessionStart"`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := t.TempDir()
@@ -200,6 +201,12 @@ func TestHookUpgrades(t *testing.T) {
 			o := options(tc.agent, false, home, root)
 			o.Program = "memdir"
 			applyAll(t, o, filepath.Join(base, "backups"))
+			if tc.moved != "" {
+				if old, _ := os.ReadFile(path); strings.Contains(string(old), "memdir c") {
+					t.Errorf("%s still runs memdir:\n%s", tc.file, old)
+				}
+				path = filepath.Join(root, tc.moved)
+			}
 			got, _ := os.ReadFile(path)
 			if !strings.Contains(string(got), tc.want) || strings.Contains(string(got), tc.gone) {
 				t.Errorf("got\n%s\nwant %q and no %q", got, tc.want, tc.gone)
