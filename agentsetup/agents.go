@@ -27,6 +27,16 @@ type Options struct {
 	// MemoryDir is memdir's memory directory for the project (absolute):
 	// Claude Code's auto memory is pointed at it.
 	MemoryDir string
+	// BackupDir holds the copies Apply makes of the files it changes: an
+	// undo restores from them the values of the person's own that setup
+	// replaced.
+	BackupDir string
+	// ManagedSettings is Claude Code's managed settings file; "" is
+	// ClaudeManagedSettings.
+	ManagedSettings string
+	// TrustAssumed resolves Claude's settings as in a trusted workspace
+	// (doctor reports missing trust as a finding of its own).
+	TrustAssumed bool
 }
 
 // target is one file setup edits and what it puts there.
@@ -37,6 +47,12 @@ type target struct {
 	server     jobj
 	serverPath []string
 	hooks      []hookSpec
+	// unhooks are hooks setup wired here before and keeps elsewhere now:
+	// taken out on every run.
+	unhooks []hookSpec
+	// peer is another file of the agent's whose own variant of a hook
+	// (the person's, not setup's) stands for it: setup then adds none.
+	peer string
 	// JSON: settings setup owns (set when missing, taken out by undo when
 	// they still hold setup's value) and strings it adds to lists
 	// (permission rules, approved servers).
@@ -60,6 +76,11 @@ type setting struct {
 	// owned reports whether a string value other than value is one setup
 	// wrote earlier; nil: none is.
 	owned func(string) bool
+	// takeOver replaces the person's own value (which stands in the way
+	// of one memory), with a note; undo then puts back the value the
+	// newest backup under backups held (restore), or removes setup's.
+	takeOver bool
+	backups  string
 }
 
 // isMemoryDir reports whether dir is a memdir memory directory: memdir
@@ -197,12 +218,35 @@ func claudeTargets(o Options, claudeDir, globalDir string) []target {
 		}
 		return append(ts, main)
 	}
-	// The person's approval of the .mcp.json server setup wrote, as Claude
-	// records it when asked: without it `claude -p` starts no server.
+	// The hooks run memdir, so they live where only this person's Claude
+	// reads them: a teammate without memdir who clones the project gets
+	// no hook that fails on every run. The committed settings.json keeps
+	// the permission rules (harmless without the server) and loses the
+	// hooks an earlier setup put there. The approval of the .mcp.json
+	// server is recorded as Claude records it when asked: without it
+	// `claude -p` starts no server (and a teammate's Claude asks first).
 	local := target{path: filepath.Join(o.Root, ".claude", "settings.local.json"), format: "json",
-		settings: []setting{{path: []string{"autoMemoryDirectory"}, value: o.MemoryDir, owned: isMemoryDir}},
-		lists:    []listSetting{{path: []string{"enabledMcpjsonServers"}, values: []string{"memdir"}}}}
+		settings: claudeLocalSettings(o), hooks: main.hooks, peer: settings,
+		lists: []listSetting{{path: []string{"enabledMcpjsonServers"}, values: []string{"memdir"}}}}
+	main.unhooks, main.hooks = main.hooks, nil
 	return append(ts, main, local)
+}
+
+// claudeLocalSettings are the values setup owns in the project's
+// settings.local.json, which Claude reads above the project's and the
+// user's settings: autoMemoryDirectory is memdir's directory (the
+// person's own value is replaced once its memories are brought in), and
+// when a local, project or user setting turns auto memory off,
+// autoMemoryEnabled is true. Undo puts back what was there.
+func claudeLocalSettings(o Options) []setting {
+	out := []setting{{path: []string{"autoMemoryDirectory"}, value: o.MemoryDir, owned: isMemoryDir,
+		takeOver: true, backups: o.BackupDir}}
+	cm := ResolveClaudeMemory(o)
+	off := !cm.Enabled && cm.DisabledLevel != "policy" && cm.DisabledLevel != "environment" && cm.DisabledBy != "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
+	if o.Undo || off {
+		out = append(out, setting{path: []string{"autoMemoryEnabled"}, value: true, takeOver: true, backups: o.BackupDir})
+	}
+	return out
 }
 
 // CodexSessionEndTimeout is the longest SessionEnd hook Codex runs, in

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/memdir/memdir/untrusted"
 )
 
 // edit applies t (or, with undo, takes it out) to a file's text. It
@@ -38,6 +40,10 @@ func (t target) editJSON(src string, o Options) (string, []string, bool, error) 
 	}
 	for _, h := range t.hooks {
 		var note string
+		if own := peerHook(t.peer, h); own != "" && !o.Undo {
+			notes = appendNote(notes, fmt.Sprintf("%s: %s already runs `%s` (your own variant); left as it is", t.peer, h.event, own))
+			continue
+		}
 		if o.Undo {
 			err = d.unhook(h)
 		} else {
@@ -47,6 +53,11 @@ func (t target) editJSON(src string, o Options) (string, []string, bool, error) 
 			return "", nil, false, err
 		}
 		notes = appendNote(notes, note)
+	}
+	for _, h := range t.unhooks {
+		if err := d.unhook(h); err != nil {
+			return "", nil, false, err
+		}
 	}
 	for _, st := range t.settings {
 		note, err := d.setting(st, o.Undo)
@@ -126,11 +137,17 @@ func (d *jsonDoc) setting(st setting, undo bool) (string, error) {
 	earlier := cur != nil && !same && cur.kind == '"' && st.owned != nil && st.owned(cur.str)
 	switch {
 	case undo && (same || earlier):
+		if old, ok := restoreValue(st, d.path); ok {
+			return fmt.Sprintf("%s: %s is %s again, as before setup", d.path, name, old), d.splice(cur.start, cur.end, old)
+		}
 		return "", d.removePath(st.path)
 	case undo, same:
 		return "", nil
 	case earlier:
 		return "", d.splice(cur.start, cur.end, want)
+	case cur != nil && st.takeOver:
+		note := fmt.Sprintf("%s: %s was %s, which stood in the way of one memory; now %s (--undo puts it back)", d.path, name, d.src[cur.start:cur.end], want)
+		return note, d.splice(cur.start, cur.end, want)
 	case cur != nil:
 		return fmt.Sprintf("%s: %s is already set to %s; left as it is", d.path, name, d.src[cur.start:cur.end]), nil
 	}
@@ -406,4 +423,26 @@ func (t target) editBlock(src string, undo bool) (string, bool, error) {
 	}
 	out, err := t.fence.put(t.path, src, block)
 	return out, out != src, err
+}
+
+// peerHook is the command of the person's own variant of h in the file at
+// path (not setup's form), or "".
+func peerHook(path string, h hookSpec) string {
+	if path == "" {
+		return ""
+	}
+	data, err := untrusted.ReadFile(path, "", untrusted.MaxSettings)
+	if err != nil {
+		return ""
+	}
+	d, err := newJSONDoc(path, string(data))
+	if err != nil {
+		return ""
+	}
+	for _, f := range d.findHooks(h) {
+		if !f.exact {
+			return strValue(f.node, "command")
+		}
+	}
+	return ""
 }

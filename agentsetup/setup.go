@@ -183,7 +183,7 @@ func Apply(c Change, backupDir, stamp string) (string, error) {
 		if err := os.MkdirAll(backupDir, 0o700); err != nil {
 			return "", fmt.Errorf("backup: %w", err)
 		}
-		name := strings.NewReplacer(string(filepath.Separator), "_", ":", "_").Replace(strings.TrimPrefix(c.Path, string(filepath.Separator)))
+		name := backupName(c.Path)
 		backup = filepath.Join(backupDir, stamp+"-"+name)
 		for n := 2; exists(backup); n++ {
 			backup = filepath.Join(backupDir, fmt.Sprintf("%s-%d-%s", stamp, n, name))

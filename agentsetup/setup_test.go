@@ -179,13 +179,14 @@ func TestSetupClaudeFreshProject(t *testing.T) {
 func TestHookUpgrades(t *testing.T) {
 	for _, tc := range []struct {
 		name, agent, file, src, want, gone string
+		moved                              string // the file the hooks live in now, if not file
 	}{
 		{"claude legacy context", "claude", ".claude/settings.json",
 			`{"hooks": {"SessionStart": [{"matcher": "startup|clear|compact", "hooks": [{"type": "command", "command": "memdir context --agent claude --no-instructions --format claude-hook", "timeout": 30}]}]}}`,
-			"--no-memory", "--no-instructions --format"},
+			"--no-memory", "--no-instructions --format", ".claude/settings.local.json"},
 		{"codex SessionEnd timeout", "codex", ".codex/hooks.json",
 			`{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "memdir capture", "timeout": 30}]}]}}`,
-			`"timeout": 3}]}], "SessionStart"`, `"timeout": 30}]}], "SessionStart"`},
+			`"timeout": 3}]}], "SessionStart"`, `"timeout": 30}]}], "SessionStart"`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := t.TempDir()
@@ -200,6 +201,12 @@ func TestHookUpgrades(t *testing.T) {
 			o := options(tc.agent, false, home, root)
 			o.Program = "memdir"
 			applyAll(t, o, filepath.Join(base, "backups"))
+			if tc.moved != "" {
+				if old, _ := os.ReadFile(path); strings.Contains(string(old), "memdir c") {
+					t.Errorf("%s still runs memdir:\n%s", tc.file, old)
+				}
+				path = filepath.Join(root, tc.moved)
+			}
 			got, _ := os.ReadFile(path)
 			if !strings.Contains(string(got), tc.want) || strings.Contains(string(got), tc.gone) {
 				t.Errorf("got\n%s\nwant %q and no %q", got, tc.want, tc.gone)
@@ -279,7 +286,8 @@ func TestSetupRefusesMalformed(t *testing.T) {
 
 // TestClaudeMemoryDirMoves: when memdir's directory for the project moves,
 // setup points Claude at the new one (the old value names a memdir
-// directory, so it was setup's); a folder of the person's own stays.
+// directory, so it was setup's); a folder of the person's own is replaced
+// too (it stands in the way of one memory) and undo puts it back.
 func TestClaudeMemoryDirMoves(t *testing.T) {
 	base := t.TempDir()
 	home, root := filepath.Join(base, "home"), filepath.Join(base, "app")
@@ -303,15 +311,16 @@ func TestClaudeMemoryDirMoves(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := options("claude", false, home, root)
-			applyAll(t, o, filepath.Join(base, "backups"))
+			o.BackupDir = filepath.Join(base, "backups", tc.name)
+			applyAll(t, o, o.BackupDir)
 			got, _ := os.ReadFile(local)
-			if strings.Contains(string(got), o.MemoryDir) != tc.moved {
+			if !strings.Contains(string(got), o.MemoryDir) {
 				t.Errorf("settings.local.json after setup:\n%s", got)
 			}
 			o.Undo = true
-			applyAll(t, o, filepath.Join(base, "backups"))
+			applyAll(t, o, o.BackupDir)
 			got, _ = os.ReadFile(local)
-			if strings.Contains(string(got), "autoMemoryDirectory") == tc.moved {
+			if tc.moved && strings.Contains(string(got), "autoMemoryDirectory") || !tc.moved && string(got) != src {
 				t.Errorf("settings.local.json after undo:\n%s", got)
 			}
 		})

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/memdir/memdir/agentsetup"
-	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/untrusted"
 )
 
 func (o Options) env(k string) string {
@@ -28,9 +28,7 @@ func readJSON(path string, v any) bool {
 
 // claudeSettings is what doctor reads of a Claude Code settings file.
 type claudeSettings struct {
-	Enabled *bool  `json:"autoMemoryEnabled"`
-	Dir     string `json:"autoMemoryDirectory"`
-	Hooks   struct {
+	Hooks struct {
 		SessionStart []struct {
 			Hooks []struct {
 				Command string `json:"command"`
@@ -82,61 +80,108 @@ func claudeChecks(o Options, user bool) []Check {
 
 // claudeOneMemory: Claude Code's auto memory is memdir's directory, or off
 // with memdir's hook carrying MEMORY.md; MEMORY.md reaches the model once.
+// Where Claude keeps its memory, and whether it loads it, is resolved as
+// setup resolves it (agentsetup.ResolveClaudeMemory), as in a trusted
+// workspace: missing trust is the trust check's finding.
 func claudeOneMemory(o Options, claudeDir string) Check {
 	files := []string{filepath.Join(claudeDir, "settings.json"), filepath.Join(o.Root, ".claude", "settings.json"),
 		filepath.Join(o.Root, ".claude", "settings.local.json")}
-	enabled := o.env("CLAUDE_CODE_DISABLE_AUTO_MEMORY") != "1"
-	dir := filepath.Join(claudeDir, "projects", canonical.Slug(o.Root), "memory")
+	so := setupOptions(o, "claude", false)
+	so.TrustAssumed = true
+	cm := agentsetup.ResolveClaudeMemory(so)
 	var hooked []string
-	for i, f := range files {
+	for _, f := range files {
 		var s claudeSettings
-		if !readJSON(f, &s) {
-			continue
-		}
-		if s.Enabled != nil {
-			enabled = *s.Enabled
-		}
-		if s.Dir != "" && i != 1 { // Claude ignores it in the committed settings.json
-			dir = expandHome(s.Dir, o.Home)
-		}
-		if s.memoryHook() {
+		if readJSON(f, &s) && s.memoryHook() {
 			hooked = append(hooked, f)
 		}
 	}
 	c := Check{Agent: "claude", Name: "one-memory", Status: OK}
-	same := filepath.Clean(dir) == filepath.Clean(o.MemoryDir)
+	same := filepath.Clean(cm.Dir) == filepath.Clean(o.MemoryDir)
 	switch {
-	case enabled && !same:
+	case cm.Enabled && !same:
 		c.Status = Fail
-		c.Detail = fmt.Sprintf("two memories: Claude Code's auto memory is %s, memdir's is %s", dir, o.MemoryDir)
-		if n := markdownFiles(dir); n > 0 {
-			c.Detail += fmt.Sprintf("; %d memory files there that memdir does not see (move them: mv %s/*.md %s/ && memdir index --rebuild)", n, dir, o.MemoryDir)
+		c.Detail = fmt.Sprintf("two memories: Claude Code's auto memory is %s, memdir's is %s", cm.Dir, o.MemoryDir)
+		if cm.DirFrom != "" {
+			c.Detail += fmt.Sprintf(" (autoMemoryDirectory in %s, the %s settings)", cm.DirFrom, cm.DirLevel)
+		}
+		if n := markdownFiles(cm.Dir); n > 0 {
+			c.Detail += fmt.Sprintf("; %d memory files there that memdir does not see (setup brings them in)", n)
 		}
 		c.Fix = "memdir setup claude"
-	case enabled && len(hooked) > 0:
+		if cm.DirLevel == "policy" {
+			c.Fix = "managed settings " + cm.DirFrom + " name autoMemoryDirectory, which no other file overrides: ask whoever manages Claude Code here, or run: memdir setup claude --user (memdir's hook then carries MEMORY.md)"
+		}
+	case cm.Enabled && len(hooked) > 0:
 		c.Status = Fail
-		c.Detail = "MEMORY.md reaches the model twice: Claude Code loads it from " + dir + " and the session-start hook in " + hooked[0] + " adds it again"
+		c.Detail = "MEMORY.md reaches the model twice: Claude Code loads it from " + cm.Dir + " and the session-start hook in " + hooked[0] + " adds it again"
 		c.Fix = "memdir setup claude"
 		if hooked[0] == files[0] {
 			c.Fix = "memdir setup claude --user --undo"
 		}
-	case enabled:
-		c.Detail = "Claude Code's auto memory is memdir's directory " + dir
+	case cm.Enabled:
+		c.Detail = "Claude Code's auto memory is memdir's directory " + cm.Dir
 	case len(hooked) == 0:
 		c.Status = Fail
-		c.Detail = "Claude Code's auto memory is off and no session-start hook loads memdir's MEMORY.md"
-		c.Fix = "memdir setup claude"
+		c.Detail = "Claude Code's auto memory is off (" + disabledBy(cm) + ") and no session-start hook loads memdir's MEMORY.md"
+		c.Fix = disabledFix(o, cm)
 	default:
 		c.Detail = "Claude Code's auto memory is off; memdir's session-start hook carries MEMORY.md"
 	}
 	return c
 }
 
-func expandHome(p, home string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		return filepath.Join(home, rest)
+// disabledBy says what turned Claude's auto memory off.
+func disabledBy(cm agentsetup.ClaudeMemory) string {
+	switch cm.DisabledLevel {
+	case "environment":
+		return "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set in the environment"
+	case "policy", "local", "project", "user":
+		return fmt.Sprintf("autoMemoryEnabled is false in %s, the %s settings", cm.DisabledBy, cm.DisabledLevel)
 	}
-	return p
+	return fmt.Sprintf("CLAUDE_CODE_DISABLE_AUTO_MEMORY is set in the env block of %s", cm.DisabledLevel)
+}
+
+// disabledFix is the step that turns auto memory back on: setup where it
+// owns the setting that wins; else the exact line or key to remove.
+func disabledFix(o Options, cm agentsetup.ClaudeMemory) string {
+	switch cm.DisabledLevel {
+	case "local", "project", "user":
+		return "memdir setup claude"
+	case "policy":
+		return "managed settings " + cm.DisabledBy + " turn auto memory off: ask whoever manages Claude Code here, or run: memdir setup claude --user (memdir's hook then carries MEMORY.md)"
+	case "environment":
+		if where := envLine(o.Home, "CLAUDE_CODE_DISABLE_AUTO_MEMORY"); where != "" {
+			return "remove " + where + ", then start a new shell (or run: unset CLAUDE_CODE_DISABLE_AUTO_MEMORY)"
+		}
+		return "unset CLAUDE_CODE_DISABLE_AUTO_MEMORY, and remove the line that sets it from your shell's startup file (~/.bashrc, ~/.zshrc, ~/.profile) or the service that starts Claude Code"
+	}
+	return `remove "CLAUDE_CODE_DISABLE_AUTO_MEMORY" from the "env" block of ` + cm.DisabledLevel
+}
+
+// shellFiles are where an exported variable likely lives.
+var shellFiles = []string{".bashrc", ".bash_profile", ".profile", ".zshrc", ".zshenv", ".zprofile", ".config/fish/config.fish", ".pam_environment"}
+
+// envLine finds the line of a shell startup file under home that sets
+// name: "line N of FILE (TEXT)", or "".
+func envLine(home, name string) string {
+	for _, f := range shellFiles {
+		p := filepath.Join(home, f)
+		data, err := untrusted.ReadFile(p, "", 1<<20)
+		if err != nil {
+			continue
+		}
+		for i, l := range strings.Split(string(data), "\n") {
+			t := strings.TrimSpace(l)
+			if strings.HasPrefix(t, "#") || !strings.Contains(t, name) {
+				continue
+			}
+			if strings.Contains(t, name+"=") || strings.Contains(t, "set -gx "+name) || strings.Contains(t, "set -x "+name) {
+				return fmt.Sprintf("line %d of %s (%s)", i+1, p, t)
+			}
+		}
+	}
+	return ""
 }
 
 // markdownFiles counts the memory files in dir.

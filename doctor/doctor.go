@@ -61,7 +61,10 @@ type Options struct {
 	MemoryDir string // memdir's memory directory for the project
 	// Program is what `memdir setup --user` would write (this memdir's
 	// path, or "memdir").
-	Program  string
+	Program string
+	// Self is the memdir executable running doctor, wherever it lives:
+	// the one the PATH advice names.
+	Self     string
 	LookPath func(string) (string, error)
 	LogMode  bool
 	// Scheduled reports whether something runs `memdir daemon` or `memdir
@@ -104,13 +107,17 @@ func Run(o Options) []Check {
 	return out
 }
 
-// setupOptions are setup's options for agent in one scope.
+// setupOptions are setup's options for agent in one scope, with the
+// program the agent's files run now (setup --command wrote another).
 func setupOptions(o Options, agent string, user bool) agentsetup.Options {
 	so := agentsetup.Options{Agent: agent, User: user, Program: "memdir", Home: o.Home, Root: o.Root, Getenv: o.Getenv}
 	if user {
 		so.Program = o.Program
 	} else {
 		so.MemoryDir = o.MemoryDir
+	}
+	if p := agentsetup.WiredProgram(so); p != "" {
+		so.Program = p
 	}
 	return so
 }
@@ -158,8 +165,9 @@ func anyMentions(cs []agentsetup.Change) bool {
 // agentChecks are the checks of one agent: its wiring, the program it
 // runs, the client's own approval, one memory.
 func agentChecks(o Options, agent string) []Check {
-	project, perr := pending(setupOptions(o, agent, false))
-	user, uerr := pending(setupOptions(o, agent, true))
+	pso, uso := setupOptions(o, agent, false), setupOptions(o, agent, true)
+	project, perr := pending(pso)
+	user, uerr := pending(uso)
 	wiring := Check{Agent: agent, Name: "setup", Status: OK}
 	scopeUser := false
 	switch {
@@ -178,7 +186,11 @@ func agentChecks(o Options, agent string) []Check {
 		wiring.Detail = "setup's wiring is missing or out of date: " + strings.Join(files, ", ")
 		wiring.Fix = "memdir setup " + agent
 	}
-	out := []Check{wiring, programCheck(o, agent, scopeUser)}
+	prog := pso.Program
+	if scopeUser {
+		prog = uso.Program
+	}
+	out := []Check{wiring, programCheck(o, agent, prog)}
 	switch agent {
 	case "claude":
 		out = append(out, claudeChecks(o, scopeUser)...)
@@ -199,16 +211,17 @@ func verb(c agentsetup.Change) string {
 	return "would be updated"
 }
 
-// programCheck: the agent finds the memdir its files name.
-func programCheck(o Options, agent string, user bool) Check {
+// programCheck: the agent finds the memdir its files name. When it does
+// not, the fix points the files at the memdir running doctor.
+func programCheck(o Options, agent, prog string) Check {
 	c := Check{Agent: agent, Name: "program", Status: OK}
-	prog := "memdir"
-	if user {
-		prog = o.Program
+	fix := "put the folder that holds memdir on the PATH the agent starts with"
+	if o.Self != "" {
+		fix = "memdir setup " + agent + " --command " + o.Self
 	}
 	if filepath.IsAbs(prog) {
 		if fi, err := os.Stat(prog); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
-			c.Status, c.Detail, c.Fix = Fail, prog+" is not an executable file", "memdir setup "+agent+" --user"
+			c.Status, c.Detail, c.Fix = Fail, prog+" is not an executable file", fix
 			return c
 		}
 		c.Detail = "runs " + prog
@@ -218,7 +231,7 @@ func programCheck(o Options, agent string, user bool) Check {
 	if err != nil {
 		c.Status = Fail
 		c.Detail = "memdir is not on PATH, so the agent cannot start it"
-		c.Fix = "go install github.com/memdir/memdir/cmd/memdir@latest (and put $(go env GOPATH)/bin on PATH)"
+		c.Fix = fix
 		return c
 	}
 	c.Detail = "memdir on PATH is " + p

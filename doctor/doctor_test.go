@@ -17,21 +17,21 @@ func TestProgramCheck(t *testing.T) {
 	missing := func(string) (string, error) { return "", errors.New("not found") }
 	for _, tc := range []struct {
 		name    string
-		user    bool
+		user    bool // the files are the user's (the program is a path)
 		program string
 		look    func(string) (string, error)
 		want    Status
 	}{
-		{"on PATH", false, "", found, OK},
-		{"not on PATH", false, "", missing, Fail},
+		{"on PATH", false, "memdir", found, OK},
+		{"not on PATH", false, "memdir", missing, Fail},
 		{"user files name this binary", true, exe, missing, OK},
 		{"user files name a binary that is gone", true, filepath.Join(dir, "gone", "memdir"), found, Fail},
 		{"user files name a directory", true, dir, found, Fail},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := programCheck(Options{Program: tc.program, LookPath: tc.look}, "claude", tc.user)
-			if c.Status != tc.want || c.Status == Fail && c.Fix == "" {
-				t.Errorf("programCheck = %+v, want %s with a fix", c, tc.want)
+			c := programCheck(Options{Self: exe, LookPath: tc.look}, "claude", tc.program)
+			if c.Status != tc.want || c.Status == Fail && c.Fix != "memdir setup claude --command "+exe {
+				t.Errorf("programCheck = %+v, want %s with the fix naming %s", c, tc.want, exe)
 			}
 		})
 	}

@@ -134,3 +134,11 @@ func Untyped(text string) (typ typesx.Type, name, tidy string) {
 	typ, _ = classify("", tidy)
 	return typ, cleanName(deriveName(tidy)), tidy
 }
+
+// Classify gives an untyped memory its type by TypeRules, the rules the
+// built-in distiller applies: every way into memory that must infer a
+// type (an import, say) asks here.
+func Classify(title, text string) typesx.Type {
+	t, _ := classify(title, text)
+	return t
+}

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -69,7 +71,7 @@ func runDoctor(a *app, agents []string) error {
 	}
 	home := a.getenv("HOME")
 	checks := doctor.Run(doctor.Options{Agents: agents, Home: home, Root: root, Getenv: a.getenv,
-		MemoryDir: loc.Dir, Program: a.defaultProgram(true), LookPath: exec.LookPath, LogMode: mode == memdir.Log,
+		MemoryDir: loc.Dir, Program: a.defaultProgram(true), Self: selfPath(), LookPath: exec.LookPath, LogMode: mode == memdir.Log,
 		Scheduled: func() (string, bool) { return doctor.FindSchedule(home, userCrontab) },
 		Team:      a.doctorTeam(&workspace{repo: repo, loc: loc, settings: s})})
 	if n := a.teamRemoteNotice(); n != "" {
@@ -124,4 +126,16 @@ func userCrontab() string {
 		return ""
 	}
 	return string(out)
+}
+
+// selfPath is this memdir's executable, links resolved; "" when unknown.
+func selfPath() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return exe
 }

@@ -91,6 +91,7 @@ Examples:
 		newCommitCmd(a),
 		newSetupCmd(a),
 		newDoctorCmd(a),
+		newImportCmd(a),
 		newCaptureCmd(a),
 		newSearchCmd(a),
 		newTimelineCmd(a),

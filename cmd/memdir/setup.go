@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/agentsetup"
+	"github.com/memdir/memdir/importer"
 	"github.com/memdir/memdir/instructions"
 	"github.com/memdir/memdir/settings"
 	"github.com/memdir/memdir/typesx"
@@ -90,9 +91,20 @@ func runSetup(a *app, opts setupOptions, agent string) error {
 	if o.Program == "" {
 		o.Program = a.defaultProgram(opts.user)
 	}
-	if agent == "claude" && !opts.user {
-		if o.MemoryDir, err = a.claudeMemoryDir(repo.Root, s, opts.undo || opts.print); err != nil {
+	o.BackupDir = filepath.Join(s.Home(), "backups")
+	var imported *importer.Report
+	if agent == "claude" {
+		dir, err := a.claudeMemoryDir(repo.Root, s, opts.undo || opts.print)
+		if err != nil {
 			return err
+		}
+		if !opts.user {
+			o.MemoryDir = dir
+		}
+		if !opts.undo {
+			if imported, err = a.claudeImport(o, dir, opts.print); err != nil {
+				return err
+			}
 		}
 	}
 	if agent == "amp" {
@@ -127,7 +139,35 @@ func runSetup(a *app, opts setupOptions, agent string) error {
 			a.warn("memdir is not on PATH, so %s will not find it: install it (go install ./cmd/memdir) or pass --command", agent)
 		}
 	}
-	return a.reportSetup(agent, opts, files)
+	return a.reportSetup(agent, opts, files, imported)
+}
+
+// claudeImport brings into memdir's directory the memories Claude Code
+// loads for this project today (its default auto memory directory, or
+// the one its settings name), before setup points Claude at memdir's:
+// the model keeps seeing every memory it saw. Nothing happens when Claude
+// already uses memdir's directory or its auto memory is off.
+func (a *app) claudeImport(o agentsetup.Options, memDir string, dry bool) (*importer.Report, error) {
+	cm := agentsetup.ResolveClaudeMemory(o)
+	if !cm.Enabled || filepath.Clean(cm.Dir) == filepath.Clean(memDir) {
+		return nil, nil
+	}
+	if fi, err := os.Stat(cm.Dir); err != nil || !fi.IsDir() {
+		return nil, nil
+	}
+	mems, skips, err := importer.Read(importer.Claude, cm.Dir)
+	if err != nil {
+		if importer.IsInput(err) {
+			return nil, nil // nothing Claude would load there
+		}
+		return nil, err
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := importInto(a, ws.dir, importer.Claude, cm.Dir, mems, skips, dry)
+	return &rep, err
 }
 
 // claudeMemoryDir is the project's memory directory, which setup points
@@ -186,7 +226,7 @@ func (a *app) ampInstructionFile(root, workTree, cwd string, user bool) (string,
 		Cwd: cwd, UserHome: a.getenv("HOME")})
 }
 
-func (a *app) reportSetup(agent string, opts setupOptions, files []setupFile) error {
+func (a *app) reportSetup(agent string, opts setupOptions, files []setupFile, imported *importer.Report) error {
 	hints := []string{}
 	if !opts.undo && !opts.print {
 		hints = append(hints, agentsetup.Hints(agent, opts.user)...)
@@ -194,7 +234,10 @@ func (a *app) reportSetup(agent string, opts setupOptions, files []setupFile) er
 	if a.json {
 		scope := map[bool]string{false: "project", true: "user"}[opts.user]
 		return a.writeJSON(map[string]any{"agent": agent, "scope": scope, "undo": opts.undo,
-			"print": opts.print, "files": files, "hints": hints})
+			"print": opts.print, "files": files, "hints": hints, "imported": imported})
+	}
+	if imported != nil {
+		printSetupImport(a, imported)
 	}
 	for _, f := range files {
 		switch {
@@ -211,6 +254,9 @@ func (a *app) reportSetup(agent string, opts setupOptions, files []setupFile) er
 			fmt.Fprintf(a.out, "note: %s\n", n)
 		}
 	}
+	if opts.undo && agent == "claude" {
+		fmt.Fprintln(a.out, "note: memories an earlier setup brought in from Claude's auto memory stay in memdir's directory (memdir path shows it)")
+	}
 	if opts.print {
 		fmt.Fprintln(a.out, "(--print: nothing was written)")
 	}
@@ -218,4 +264,15 @@ func (a *app) reportSetup(agent string, opts setupOptions, files []setupFile) er
 		fmt.Fprintf(a.out, "next: %s\n", h)
 	}
 	return nil
+}
+
+// printSetupImport says what setup brought in from Claude's auto memory.
+func printSetupImport(a *app, r *importer.Report) {
+	verb := map[bool]string{false: "brought in", true: "would bring in"}[r.DryRun]
+	fmt.Fprintf(a.out, "%s Claude Code's memories from %s: %s\n", verb, r.Source, r.Summary())
+	for _, it := range r.Skipped {
+		if it.Reason != "already in memory, byte for byte" && it.Reason != "already in memory" {
+			fmt.Fprintf(a.out, "  skipped %s: %s\n", it.Source, it.Reason)
+		}
+	}
 }
