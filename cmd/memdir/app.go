@@ -288,13 +288,10 @@ func (a *app) locate(root string, s *settings.Settings) (canonical.Location, err
 	return loc, nil
 }
 
-// mode is the memory directory's mode: the `mode` setting when someone set
-// it, else what `memdir init --mode` recorded, else live.
+// mode is the memory directory's mode, by the one rule of modeOf.
 func (a *app) mode(s *settings.Settings, dir string) (memdir.Mode, error) {
-	if v, ok := s.Lookup("mode"); ok && v.Origin.Layer != settings.Default {
-		return memdir.ParseMode(v.Value)
-	}
-	return memdir.RecordedMode(dir)
+	c, err := modeOf(s, dir)
+	return c.Mode, err
 }
 
 // writeJSON prints v as indented JSON.
