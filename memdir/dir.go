@@ -66,6 +66,10 @@ type Dir struct {
 	// Code treats it): every write fails with ErrReadOnly.
 	ReadOnly string
 
+	// Supersede, when set, tells an add to an existing topic which
+	// paragraph the new fact replaces (the dream's rule).
+	Supersede Supersede
+
 	// committer records every change (see WithCommitter); repaired hears
 	// what a lock repaired (see WithRepairReport). Both are fixed at Open.
 	committer Committer
