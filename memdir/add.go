@@ -51,7 +51,7 @@ type AddResult struct {
 	Action       Action      `json:"action"`
 	File         string      `json:"file,omitempty"`    // topic file (live mode)
 	Log          string      `json:"log,omitempty"`     // daily log (log mode)
-	MatchedBy    string      `json:"matched,omitempty"` // "name" or "similar" when an existing topic was updated
+	MatchedBy    string      `json:"matched,omitempty"` // "name", "spelling" or "similar" when an existing topic was updated
 	Type         typesx.Type `json:"type"`
 	Name         string      `json:"name"`          // the topic's own name (a similar topic keeps it); the entry's title in log mode
 	IndexUpdated bool        `json:"index_updated"` // MEMORY.md or an overflow index was rewritten (never in log mode)
@@ -203,7 +203,8 @@ func (d *Dir) newTopic(req AddRequest) *Topic {
 }
 
 // bestMatch finds, among index lines, the topic of req's type that has
-// req's name, else the most similar one.
+// req's name, else one whose name is req's spelled another way
+// (SameSubject), else the most similar one.
 func bestMatch(m *matcher, lines []index.Line, req AddRequest, skip string) (file, how string, score float64) {
 	for _, l := range lines {
 		e := l.Entry
@@ -214,6 +215,14 @@ func bestMatch(m *matcher, lines []index.Line, req AddRequest, skip string) (fil
 		if strings.EqualFold(e.Title, req.Name) {
 			// A topic whose file name does not follow from its name.
 			return e.File, "name", 1
+		}
+		if how == "spelling" {
+			continue
+		}
+		if SameSubject(e.Title, req.Name) {
+			// The same name spelled another way, or mistyped.
+			file, how, score = e.File, "spelling", 1
+			continue
 		}
 		if s, ok := m.similar(e.Title, e.Hook); ok && s > score {
 			file, how, score = e.File, "similar", s

@@ -157,6 +157,8 @@ func (d *Dir) findExisting(ix *index.Index, over *overflowIndex, req AddRequest)
 	switch {
 	case err == nil && strings.EqualFold(t.Name, req.Name):
 		return t, st, "name", nil
+	case err == nil && SameSubject(t.Name, req.Name):
+		return t, st, "spelling", nil
 	case err == nil:
 		// Same slug, different name ("C++ tips" vs "C tips"): not the same.
 	case errors.Is(err, ErrNotFound):

@@ -35,9 +35,11 @@ func newAddCmd(a *app) *cobra.Command {
 
 In live mode the topic file <type>_<name>.md is written and MEMORY.md
 updated at once; in log mode one entry is appended to today's daily log.
-A topic with the same type and name, or a near-duplicate name and
-description of the same type, is updated instead of duplicated (--new
-forces a new topic). Text that looks like a credential is refused.
+A topic with the same type and name (or the same name spelled another
+way: case, hyphens, accents, one mistyped letter), or a near-duplicate
+name and description of the same type, is updated instead of duplicated,
+and add says which topic it joined (--new forces a new topic). File names
+spell other alphabets in ASCII ("Müller contact" is muller_contact). Text that looks like a credential is refused.
 In live mode, relative dates ("next Thursday") are written as the dates
 they mean today. --expires marks a fact that goes stale on a date (the
 dream then archives the topic).
@@ -124,6 +126,8 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 	switch {
 	case res.Action == memdir.Logged:
 		fmt.Fprintf(a.out, "logged to %s\n", res.Log)
+	case res.MatchedBy == "spelling" && res.Action != memdir.Logged:
+		fmt.Fprintf(a.out, "%s %s (joined the topic %q: the same name spelled another way; pass --new for a separate one)\n", res.Action, res.File, res.Name)
 	case res.MatchedBy == "similar" && res.Action == memdir.Updated:
 		fmt.Fprintf(a.out, "updated %s (a similar %s topic; pass --new for a separate one)\n", res.File, t)
 	case res.Action == memdir.Unchanged:
