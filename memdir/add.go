@@ -24,8 +24,9 @@ type AddRequest struct {
 	Why, How    string // optional "Why:" and "How to apply:" lines
 	Private     bool
 	Tags        []string
-	New         bool // never merge into an existing topic
-	AllowSecret bool // record text that looks like a credential
+	New         bool   // never merge into an existing topic
+	AllowSecret bool   // record text that looks like a credential
+	Expires     string // YYYY-MM-DD: the fact goes stale on that date (project facts)
 
 	// checked is a copy of the request as Validate last accepted it: Add
 	// validates again only a request that differs from it, so a request
@@ -50,7 +51,7 @@ type AddResult struct {
 	Action       Action      `json:"action"`
 	File         string      `json:"file,omitempty"`    // topic file (live mode)
 	Log          string      `json:"log,omitempty"`     // daily log (log mode)
-	MatchedBy    string      `json:"matched,omitempty"` // "name" or "similar" when an existing topic was updated
+	MatchedBy    string      `json:"matched,omitempty"` // "name", "spelling" or "similar" when an existing topic was updated
 	Type         typesx.Type `json:"type"`
 	Name         string      `json:"name"`          // the topic's own name (a similar topic keeps it); the entry's title in log mode
 	IndexUpdated bool        `json:"index_updated"` // MEMORY.md or an overflow index was rewritten (never in log mode)
@@ -119,6 +120,13 @@ func (r *AddRequest) Validate() error {
 	if strings.ContainsRune(body, 0) {
 		return &InputError{Msg: "the text contains a NUL byte: memory is plain text"}
 	}
+	if r.Expires != "" {
+		e, err := parseDate(r.Expires)
+		if err != nil || e != strings.TrimSpace(r.Expires) {
+			return &InputError{Msg: fmt.Sprintf("expires %q is not a date like 2026-12-01", r.Expires)}
+		}
+		r.Expires = e
+	}
 	for _, tag := range r.Tags {
 		if strings.TrimSpace(tag) == "" || strings.IndexFunc(tag, unicode.IsControl) >= 0 || strings.ContainsAny(tag, ",[]") {
 			return &InputError{Msg: fmt.Sprintf("the tag %q is not a tag: use a short word without commas, brackets or line breaks", tag)}
@@ -141,7 +149,7 @@ func (r *AddRequest) valid() bool {
 	return c != nil && c.Type == r.Type && c.Name == r.Name && c.Text == r.Text &&
 		c.Description == r.Description && c.Why == r.Why && c.How == r.How &&
 		c.Private == r.Private && slices.Equal(c.Tags, r.Tags) && c.New == r.New &&
-		c.AllowSecret == r.AllowSecret
+		c.AllowSecret == r.AllowSecret && c.Expires == r.Expires
 }
 
 // validateTopic applies add's limits to a topic written another way (an
@@ -171,8 +179,8 @@ func (d *Dir) Add(req AddRequest) (AddResult, error) {
 	if d.Mode == Log && !req.Private {
 		// A daily log entry is a type, a name and text: what else was
 		// asked for would be lost on the way to the dream.
-		if req.Description != "" || len(req.Tags) > 0 || req.New {
-			return AddResult{}, &InputError{Msg: "-d, --tag and --new need live mode: in log mode the dream writes the topic; put the detail in the text"}
+		if req.Description != "" || len(req.Tags) > 0 || req.New || req.Expires != "" {
+			return AddResult{}, &InputError{Msg: "-d, --tag, --expires and --new need live mode: in log mode the dream writes the topic; put the detail in the text"}
 		}
 		return d.appendLog(req)
 	}
@@ -190,12 +198,13 @@ func (d *Dir) newTopic(req AddRequest) *Topic {
 	return &Topic{
 		Name: req.Name, Description: desc, Type: req.Type,
 		Created: now, Modified: now,
-		Private: req.Private, Tags: req.Tags, Body: req.Body(),
+		Private: req.Private, Tags: req.Tags, Body: req.Body(), Expires: req.Expires,
 	}
 }
 
 // bestMatch finds, among index lines, the topic of req's type that has
-// req's name, else the most similar one.
+// req's name, else one whose name is req's spelled another way
+// (SameSubject), else the most similar one.
 func bestMatch(m *matcher, lines []index.Line, req AddRequest, skip string) (file, how string, score float64) {
 	for _, l := range lines {
 		e := l.Entry
@@ -206,6 +215,14 @@ func bestMatch(m *matcher, lines []index.Line, req AddRequest, skip string) (fil
 		if strings.EqualFold(e.Title, req.Name) {
 			// A topic whose file name does not follow from its name.
 			return e.File, "name", 1
+		}
+		if how == "spelling" {
+			continue
+		}
+		if SameSubject(e.Title, req.Name) {
+			// The same name spelled another way, or mistyped.
+			file, how, score = e.File, "spelling", 1
+			continue
 		}
 		if s, ok := m.similar(e.Title, e.Hook); ok && s > score {
 			file, how, score = e.File, "similar", s
@@ -228,17 +245,23 @@ func (d *Dir) freeName(t typesx.Type, name string) string {
 }
 
 // mergeInto folds req into an existing topic: new text is appended unless
-// the topic already says it, tags are merged, an explicit description
-// replaces the old one. It reports whether anything changed.
-func mergeInto(t *Topic, req AddRequest, now time.Time) bool {
+// the topic already says it, or replaces the paragraph supersede says it
+// replaces (and the description with it, when the description said what
+// that paragraph said); tags are merged, an explicit description or
+// expiry date replaces the old one. It reports whether anything changed.
+func mergeInto(t *Topic, req AddRequest, now time.Time, supersede Supersede) bool {
 	changed := false
 	body := req.Body()
 	if !strings.Contains(squash(t.Body), squash(body)) {
-		t.Body = strings.TrimRight(t.Body, "\n") + "\n\n" + body
+		t.Body = replaceOrAppend(t, body, supersede)
 		changed = true
 	}
 	if req.Description != "" && req.Description != t.Description {
 		t.Description = req.Description
+		changed = true
+	}
+	if req.Expires != "" && req.Expires != t.Expires {
+		t.Expires = req.Expires
 		changed = true
 	}
 	if req.Private && !t.Private {
@@ -255,6 +278,35 @@ func mergeInto(t *Topic, req AddRequest, now time.Time) bool {
 		t.Modified = now
 	}
 	return changed
+}
+
+// Supersede returns the index of the paragraph of a topic's paragraphs
+// that fact replaces, or -1: the dream's rule, passed in by whoever opens
+// the directory (the store does not import the distiller).
+type Supersede func(topicName string, paras []string, fact string) int
+
+// replaceOrAppend returns t's body with fact in it: in place of the
+// paragraph it supersedes, else after the others. A description that
+// summed up the replaced paragraph now sums up the fact.
+func replaceOrAppend(t *Topic, fact string, supersede Supersede) string {
+	var paras []string
+	for _, p := range strings.Split(strings.TrimSpace(t.Body), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			paras = append(paras, p)
+		}
+	}
+	i := -1
+	if supersede != nil {
+		i = supersede(t.Name, paras, fact)
+	}
+	if i < 0 || i >= len(paras) {
+		return strings.TrimRight(t.Body, "\n") + "\n\n" + fact
+	}
+	if squash(t.Description) == squash(Describe(paras[i])) {
+		t.Description = Describe(fact)
+	}
+	paras = append(paras[:i], paras[i+1:]...)
+	return strings.Join(append(paras, fact), "\n\n")
 }
 
 // squash normalises whitespace so that re-adding the same text with other

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/reldate"
 )
 
 // maxAttempts is how often a read-modify-write starts again from a fresh
@@ -41,6 +42,11 @@ func retry(op func() error) error {
 // lock. A topic or index changed by someone else between memdir's read
 // and its write is read again and the memory merged into the new content.
 func (d *Dir) addLive(req AddRequest) (AddResult, error) {
+	// A topic is read long after it was written: "next Thursday" becomes
+	// the date it meant today, as the dream does for logged entries.
+	req.Text, _ = reldate.Rewrite(req.Text, d.now())
+	req.Why, _ = reldate.Rewrite(req.Why, d.now())
+	req.How, _ = reldate.Rewrite(req.How, d.now())
 	lk, err := d.lock("add")
 	if err != nil {
 		return AddResult{}, err
@@ -107,7 +113,7 @@ func (d *Dir) addOnce(req AddRequest) (AddResult, addWrites, error) {
 		t = d.newTopic(req)
 		t.File = d.freeName(req.Type, req.Name)
 		st = atomicfile.Stamp{}
-	} else if !mergeInto(t, req, d.now()) {
+	} else if !mergeInto(t, req, d.now(), d.Supersede) {
 		res.Action = Unchanged
 	} else {
 		res.Action = Updated
@@ -151,6 +157,8 @@ func (d *Dir) findExisting(ix *index.Index, over *overflowIndex, req AddRequest)
 	switch {
 	case err == nil && strings.EqualFold(t.Name, req.Name):
 		return t, st, "name", nil
+	case err == nil && SameSubject(t.Name, req.Name):
+		return t, st, "spelling", nil
 	case err == nil:
 		// Same slug, different name ("C++ tips" vs "C tips"): not the same.
 	case errors.Is(err, ErrNotFound):

@@ -66,6 +66,10 @@ type Dir struct {
 	// Code treats it): every write fails with ErrReadOnly.
 	ReadOnly string
 
+	// Supersede, when set, tells an add to an existing topic which
+	// paragraph the new fact replaces (the dream's rule).
+	Supersede Supersede
+
 	// committer records every change (see WithCommitter); repaired hears
 	// what a lock repaired (see WithRepairReport). Both are fixed at Open.
 	committer Committer
@@ -430,11 +434,19 @@ const modeFile = "mode"
 // RecordedMode returns the mode recorded in the memory directory at path,
 // or live when none was recorded.
 func RecordedMode(path string) (Mode, error) {
+	m, _, err := LookupRecordedMode(path)
+	return m, err
+}
+
+// LookupRecordedMode returns the mode recorded in the memory directory at
+// path and whether one was recorded (live and false when none was).
+func LookupRecordedMode(path string) (Mode, bool, error) {
 	data, err := atomicfile.ReadInside(path, filepath.Join(StateDir, modeFile))
 	if err != nil {
-		return Live, nil
+		return Live, false, nil
 	}
-	return ParseMode(string(data))
+	m, err := ParseMode(string(data))
+	return m, err == nil, err
 }
 
 // RecordMode records the directory's mode for later commands.

@@ -55,3 +55,51 @@ func checkTopicText(t *Topic) error {
 	t.Name = NormalizeName(t.Name) // validateTopic has checked it with ValidateName
 	return nil
 }
+
+// nameKey is a topic name as spelling compares it: transliterated,
+// lowercase, with runs of spaces, hyphens, underscores and dots made one
+// space ("testing-policy", "Testing  policy" and "testing_policy" are one
+// key); other symbols count ("C++ tips" is not "C tips").
+func nameKey(name string) string {
+	f := strings.FieldsFunc(strings.ToLower(transliterate(name)), func(r rune) bool {
+		return unicode.IsSpace(r) || r == '-' || r == '_' || r == '.'
+	})
+	return strings.Join(f, " ")
+}
+
+// minTypoKey is the shortest name key a one-letter slip may join: shorter
+// names ("Role", "Rule") differ by a letter and mean different things.
+const minTypoKey = 8
+
+// SameSubject reports whether two topic names name one subject: the same
+// words spelled another way (case, hyphens, accents), or, in a name of at
+// least minTypoKey characters, one letter mistyped, missing, added or
+// swapped with its neighbour. A difference in a digit never counts
+// ("Release 1.2" is not "Release 1.3").
+func SameSubject(a, b string) bool {
+	ka, kb := []rune(nameKey(a)), []rune(nameKey(b))
+	if string(ka) == string(kb) {
+		return true
+	}
+	if len(ka) < minTypoKey || len(kb) < minTypoKey {
+		return false
+	}
+	if len(ka) > len(kb) {
+		ka, kb = kb, ka
+	}
+	i := 0
+	for i < len(ka) && ka[i] == kb[i] {
+		i++
+	}
+	letter := func(r rune) bool { return unicode.IsLetter(r) }
+	switch len(kb) - len(ka) {
+	case 0:
+		if i+1 < len(ka) && ka[i] == kb[i+1] && ka[i+1] == kb[i] && string(ka[i+2:]) == string(kb[i+2:]) {
+			return letter(ka[i]) && letter(ka[i+1])
+		}
+		return string(ka[i+1:]) == string(kb[i+1:]) && letter(ka[i]) && letter(kb[i])
+	case 1:
+		return string(ka[i:]) == string(kb[i+1:]) && letter(kb[i])
+	}
+	return false
+}

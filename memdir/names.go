@@ -48,8 +48,10 @@ func ValidateName(name string) error {
 }
 
 // Slugify turns a name into lowercase ASCII words joined by "_", at most
-// about 60 bytes, cut at a word boundary. A name with no ASCII letters or
-// digits gets a short hash instead, and so does one whose words secrets.Scan
+// about 60 bytes, cut at a word boundary; letters outside ASCII are
+// transliterated first ("Müller contact" -> muller_contact, "Привет" ->
+// privet, "メモ" -> memo). A name with no ASCII letters or digits even so
+// (Han characters) gets a short hash instead, and so does one whose words secrets.Scan
 // would refuse (creds_ghp_..., from "Creds ghp%5F..." or "Creds ghp.…"): a
 // file name goes into MEMORY.md, every commit and every listing, and must
 // never be what lint and commit refuse.
@@ -62,7 +64,7 @@ func Slugify(name string) string {
 			cur.Reset()
 		}
 	}
-	for _, r := range strings.ToLower(name) {
+	for _, r := range strings.ToLower(transliterate(name)) {
 		if r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
 			cur.WriteRune(r)
 			continue

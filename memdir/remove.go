@@ -65,6 +65,10 @@ func (d *Dir) removeOnce(file string) ([]string, bool, error) {
 		return nil, false, err
 	}
 	ixChanged := string(data) != string(old.data)
+	if err := d.keepInTrash(file); err != nil {
+		d.undoDrops(append(drops, droppedFrom{name: IndexFile, old: old.data}))
+		return nil, false, err
+	}
 	if err := os.Remove(filepath.Join(d.Path, file)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		d.undoDrops(append(drops, droppedFrom{name: IndexFile, old: old.data}))
 		return nil, false, writeErr(d.Path, fmt.Errorf("remove %s: %w", file, err))

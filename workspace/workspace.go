@@ -275,15 +275,6 @@ func (o *Options) Locate(p *Project) (canonical.Location, error) {
 	return loc, nil
 }
 
-// Mode is a memory directory's mode: the `mode` setting when someone set
-// it, else what `memdir init --mode` recorded, else live.
-func Mode(s *settings.Settings, dir string) (memdir.Mode, error) {
-	if v, ok := s.Lookup("mode"); ok && v.Origin.Layer != settings.Default {
-		return memdir.ParseMode(v.Value)
-	}
-	return memdir.RecordedMode(dir)
-}
-
 // Claim records the project root in a memory directory found through the
 // slug, so that another root with the same slug is refused later.
 func (ws *Workspace) Claim() error {

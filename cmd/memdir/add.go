@@ -5,10 +5,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/reldate"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -21,6 +23,7 @@ type addOptions struct {
 	forceNew    bool
 	allowSecret bool
 	team        bool
+	expires     string
 }
 
 func newAddCmd(a *app) *cobra.Command {
@@ -32,9 +35,14 @@ func newAddCmd(a *app) *cobra.Command {
 
 In live mode the topic file <type>_<name>.md is written and MEMORY.md
 updated at once; in log mode one entry is appended to today's daily log.
-A topic with the same type and name, or a near-duplicate name and
-description of the same type, is updated instead of duplicated (--new
-forces a new topic). Text that looks like a credential is refused.
+A topic with the same type and name (or the same name spelled another
+way: case, hyphens, accents, one mistyped letter), or a near-duplicate
+name and description of the same type, is updated instead of duplicated,
+and add says which topic it joined (--new forces a new topic). File names
+spell other alphabets in ASCII ("Müller contact" is muller_contact). Text that looks like a credential is refused.
+In live mode, relative dates ("next Thursday") are written as the dates
+they mean today. --expires marks a fact that goes stale on a date (the
+dream then archives the topic).
 
 With --team the memory goes to the project's team memory (.memdir/team in
 the project, committed with it and seen by everyone who works in it; see
@@ -44,6 +52,7 @@ Examples:
   memdir add feedback "Testing policy" "Integration tests hit a real database, never mocks." \
       --why "a mocked suite hid a broken migration" --how "use the db fixture in tests/integration"
   memdir add project "Release freeze" -d "Merge freeze for the mobile cut" -f notes.md
+  memdir add project "Staging outage" "Staging is down for the migration." --expires 2026-12-01
   git log -1 --format=%B | memdir add reference "Deploy runbook" -f -
   memdir add --team reference "Deploy runbook" "Deploys go through make deploy; see docs/deploy.md."`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -66,6 +75,7 @@ Examples:
 	f.BoolVar(&opts.forceNew, "new", false, "always create a new topic, even when a similar one exists")
 	f.BoolVar(&opts.allowSecret, "allow-secret", false, "record text that looks like a credential")
 	f.BoolVar(&opts.team, "team", false, "write to the project's team memory, committed with the project")
+	f.StringVar(&opts.expires, "expires", "", "the date the fact goes stale (2026-12-01, or \"next Friday\")")
 	return cmd
 }
 
@@ -85,7 +95,7 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 	req := memdir.AddRequest{
 		Type: t, Name: name, Text: text, Description: opts.description,
 		Why: opts.why, How: opts.how, Private: opts.private, Tags: opts.tags,
-		New: opts.forceNew, AllowSecret: opts.allowSecret,
+		New: opts.forceNew, AllowSecret: opts.allowSecret, Expires: a.expiryDate(opts.expires),
 	}
 	if opts.team && opts.private {
 		return usagef("--team and --private: team memory is shared with everyone in the project; add a private memory without --team")
@@ -116,6 +126,8 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 	switch {
 	case res.Action == memdir.Logged:
 		fmt.Fprintf(a.out, "logged to %s\n", res.Log)
+	case res.MatchedBy == "spelling" && res.Action != memdir.Logged:
+		fmt.Fprintf(a.out, "%s %s (joined the topic %q: the same name spelled another way; pass --new for a separate one)\n", res.Action, res.File, res.Name)
 	case res.MatchedBy == "similar" && res.Action == memdir.Updated:
 		fmt.Fprintf(a.out, "updated %s (a similar %s topic; pass --new for a separate one)\n", res.File, t)
 	case res.Action == memdir.Unchanged:
@@ -151,4 +163,22 @@ func (a *app) readText(name string) (string, error) {
 		return "", usagef("read the text: %v", err)
 	}
 	return string(data), nil
+}
+
+// expiryDate is the date --expires names: a date as given, or a relative
+// one ("next Friday") made absolute against today. Anything else is left
+// for Validate to refuse.
+func (a *app) expiryDate(v string) string {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return ""
+	}
+	if abs, changes := reldate.Rewrite(v, a.now()); len(changes) == 1 && changes[0].From == v {
+		for _, w := range strings.Fields(abs) {
+			if _, err := time.Parse(time.DateOnly, w); err == nil {
+				return w
+			}
+		}
+	}
+	return v
 }

@@ -176,7 +176,8 @@ func (a *app) locate(root string, s *settings.Settings) (canonical.Location, err
 	return a.resolver().Locate(&wspkg.Project{Repo: canonical.Repo{Root: root}, Settings: s})
 }
 
-// mode is the memory directory's mode.
+// mode is the memory directory's mode, by the one rule of
+// workspace.ModeOf.
 func (a *app) mode(s *settings.Settings, dir string) (memdir.Mode, error) {
 	return wspkg.Mode(s, dir)
 }

@@ -23,9 +23,10 @@ then its value wins over everything.
 Examples:
   memdir config list --show-origin
   memdir config get mode
-  memdir config set --scope project dir .memdir`,
+  memdir config set --scope project dir .memdir
+  memdir config unset mode`,
 	}
-	cmd.AddCommand(newConfigListCmd(a), newConfigGetCmd(a), newConfigSetCmd(a))
+	cmd.AddCommand(newConfigListCmd(a), newConfigGetCmd(a), newConfigSetCmd(a), newConfigUnsetCmd(a), newConfigEditCmd(a))
 	return cmd
 }
 
@@ -159,9 +160,9 @@ func runConfigSet(a *app, scope, key, value string) error {
 			return &usageError{msg: err.Error()}
 		}
 	}
-	path := s.File(layer)
-	if path == "" {
-		return usagef("no %s settings file here: the %s scope needs a project", scope, scope)
+	path, err := scopeFile(s, layer, scope)
+	if err != nil {
+		return err
 	}
 	if err := settings.Set(path, key, value); err != nil {
 		return err
@@ -170,5 +171,21 @@ func runConfigSet(a *app, scope, key, value string) error {
 		return a.writeJSON(settingJSON{Key: key, Value: value, Layer: layer.String(), File: path})
 	}
 	fmt.Fprintf(a.out, "set %s in %s\n", key, path)
+	if key == "mode" && layer == settings.User {
+		a.modeDefaultNote()
+	}
 	return nil
+}
+
+// modeDefaultNote says, after the user's mode changed, that it is a
+// default for new memory when this project's memory keeps another.
+func (a *app) modeDefaultNote() {
+	ws, err := a.workspace()
+	if err != nil {
+		return
+	}
+	c, err := modeOf(ws.settings, ws.loc.Dir)
+	if err == nil && c.Recorded != "" {
+		fmt.Fprintf(a.out, "this is the default for new memory; this project stays in mode %s (from %s): memdir init --mode changes it\n", c.Mode, c.From)
+	}
 }

@@ -6,11 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/progress"
 	"github.com/memdir/memdir/secrets"
 )
 
@@ -24,8 +26,9 @@ func newEditCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "edit NAME|FILE",
 		Short: "Edit a topic in $EDITOR, then validate and re-index it",
-		Long: `Open a copy of the topic in $VISUAL or $EDITOR (else vi). When the editor
-exits, the copy is validated (frontmatter, secrets) and, if good, replaces
+		Long: `Open a copy of the topic in $VISUAL or $EDITOR (else, on a terminal,
+sensible-editor, nano or vi; with no terminal and neither variable set,
+edit refuses and says so). When the editor exits, the copy is validated (frontmatter, secrets) and, if good, replaces
 the topic with a fresh modified time and an updated MEMORY.md line. A copy
 that does not validate changes nothing and is kept for you to fix. With
 --team, the topic is one of the project's team memory; a credential is
@@ -51,6 +54,10 @@ func runEdit(a *app, opts editOptions, ref string) error {
 	if err != nil {
 		return err
 	}
+	editor, err := a.editor()
+	if err != nil {
+		return err
+	}
 	orig, err := atomicfile.ReadInside(d.Path, file)
 	if err != nil {
 		return err
@@ -64,7 +71,7 @@ func runEdit(a *app, opts editOptions, ref string) error {
 	if err := atomicfile.WriteInside(d.Path, filepath.Join(draftRel, file), orig, atomicfile.Options{Perm: 0o600}); err != nil {
 		return err
 	}
-	if err := a.runEditor(draft); err != nil {
+	if err := a.runEditorWith(editor, draft); err != nil {
 		return fmt.Errorf("%w; your copy is kept at %s", err, draft)
 	}
 	edited, err := os.ReadFile(draft)
@@ -111,16 +118,29 @@ func dropDraft(draft string) {
 	_ = os.Remove(filepath.Dir(draft)) // fails, as it should, while not empty
 }
 
-// runEditor runs the person's editor on path, through the shell so that
-// EDITOR may carry arguments ("code --wait").
-func (a *app) runEditor(path string) error {
-	editor := a.getenv("VISUAL")
-	if editor == "" {
-		editor = a.getenv("EDITOR")
+// editor is the command that edits a file: $VISUAL, else $EDITOR, else,
+// when standard input is a terminal, the first of sensible-editor, nano
+// and vi found on PATH. With no terminal and neither variable set no
+// editor can run, and the error says what to set.
+func (a *app) editor() (string, error) {
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		if e := strings.TrimSpace(a.getenv(v)); e != "" {
+			return e, nil
+		}
 	}
-	if editor == "" {
-		editor = "vi"
+	if f, ok := a.in.(*os.File); !ok || !progress.IsTerminal(f) {
+		return "", usagef("no editor can run here: standard input is not a terminal and neither VISUAL nor EDITOR is set; set EDITOR (EDITOR=\"code --wait\", say) or edit the file by hand")
 	}
+	for _, e := range []string{"sensible-editor", "nano", "vi"} {
+		if _, err := exec.LookPath(e); err == nil {
+			return e, nil
+		}
+	}
+	return "", usagef("no editor found (tried sensible-editor, nano, vi): set EDITOR")
+}
+
+// runEditorWith runs editor on path through the shell.
+func (a *app) runEditorWith(editor, path string) error {
 	cmd := exec.Command("sh", "-c", editor+` "$1"`, "sh", path)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = a.in, a.out, a.errw
 	if a.json {

@@ -23,7 +23,14 @@ func newInitCmd(a *app) *cobra.Command {
 		Long: `Create the memory directory with an empty MEMORY.md, and record the
 project root it belongs to. Running it again changes nothing. --mode records
 how this directory takes new memories: live (the default) writes topic files
-at once, log appends to a daily log that memdir dream distills. --git makes
+at once, log appends to a daily log that memdir dream distills. Without
+--mode, init records the mode in effect (the mode setting, else live), so
+a later change to your user settings leaves this project as it is.
+
+The mode comes from, first to last: a managed lock, MEMDIR_MODE, the
+project's .memdir.yaml or .memdir.local.yaml, the mode init recorded in
+the memory directory (.memdir/mode), your user settings (a default for
+memory that recorded none), live. memdir path shows which one it is. --git makes
 the memory directory a git repository of its own (not inside a project's
 work tree): every change to memory is then committed.
 
@@ -68,20 +75,18 @@ func runInit(a *app, opts initOptions) error {
 	if err := ws.claim(); err != nil {
 		return err
 	}
-	if mode != "" {
-		if err := ws.dir.RecordMode(mode); err != nil {
-			return err
-		}
-		ws.dir.Mode = mode
+	choice, err := a.recordMode(ws, mode)
+	if err != nil {
+		return err
 	}
-	out := initJSON{Dir: ws.loc.Dir, Created: created, Mode: string(ws.dir.Mode)}
+	out := initJSON{Dir: ws.loc.Dir, Created: created, Mode: string(choice.Mode), ModeFrom: choice.From}
 	if !a.json {
 		// The directory is there whatever git says next.
 		verb := "initialized"
 		if !created {
 			verb = "already initialized"
 		}
-		fmt.Fprintf(a.out, "%s %s (mode %s)\n", verb, ws.loc.Dir, ws.dir.Mode)
+		fmt.Fprintf(a.out, "%s %s (mode %s, from %s)\n", verb, ws.loc.Dir, choice.Mode, choice.From)
 	}
 	if opts.git {
 		if out.Git, err = a.gitInit(ws); err != nil {
@@ -103,4 +108,34 @@ func runInit(a *app, opts initOptions) error {
 		fmt.Fprintf(a.out, "merge driver: git merges memory as memdir sync does (%s)\n", config)
 	}
 	return nil
+}
+
+// recordMode records the directory's mode: the one asked for, else (when
+// none is recorded yet) the mode in effect now, so later changes to the
+// user's settings leave this memory as it is. It returns the mode in
+// effect afterwards, and warns when a setting above the recorded mode
+// overrides the one asked for.
+func (a *app) recordMode(ws *workspace, asked memdir.Mode) (modeChoice, error) {
+	before, err := modeOf(ws.settings, ws.loc.Dir)
+	if err != nil {
+		return modeChoice{}, err
+	}
+	record := asked
+	if record == "" && before.Recorded == "" {
+		record = before.Mode
+	}
+	if record != "" && record != before.Recorded {
+		if err := ws.dir.RecordMode(record); err != nil {
+			return modeChoice{}, err
+		}
+	}
+	after, err := modeOf(ws.settings, ws.loc.Dir)
+	if err != nil {
+		return modeChoice{}, err
+	}
+	ws.dir.Mode = after.Mode
+	if asked != "" && after.Mode != asked {
+		a.warn("recorded mode %s, but %s sets mode %s, which wins here", asked, after.From, after.Mode)
+	}
+	return after, nil
 }

@@ -13,32 +13,36 @@ type restoreOptions struct {
 func newRestoreCmd(a *app) *cobra.Command {
 	var opts restoreOptions
 	cmd := &cobra.Command{
-		Use:   "restore NAME|FILE --at REV",
-		Short: "Bring a topic back as it was at a commit",
-		Long: `Bring a topic back as it was at commit REV, a removed topic included,
-and put its line back in MEMORY.md. The restore is a new change: with memory
-in git it is committed ("restore FILE from REV"), and nothing in history is
-rewritten. REV is anything git names a commit by (HEAD~2, a hash from
-memdir history).
+		Use:   "restore NAME|FILE [--at REV]",
+		Short: "Bring back a removed topic, or a topic as it was at a commit",
+		Long: `Without --at, bring back a topic memdir rm removed, as it was when it was
+removed (rm keeps its last version in the trash, .memdir/trash). With --at,
+bring a topic back as it was at commit REV, a removed topic included. Either
+way its line goes back in MEMORY.md. The restore is a new change: with
+memory in git it is committed ("restore FILE from REV"), and nothing in
+history is rewritten. REV is anything git names a commit by (HEAD~2, a hash
+from memdir history).
 
 Examples:
+  memdir rm "Release freeze"
+  memdir restore "Release freeze"
   memdir history "Release freeze"
   memdir restore "Release freeze" --at HEAD~1
   memdir restore project_release_freeze.md --at 3f2a9c1`,
 		Args: exactArgs(1, "one topic name or file"),
 		RunE: func(_ *cobra.Command, args []string) error { return runRestore(a, opts, args[0]) },
 	}
-	cmd.Flags().StringVar(&opts.at, "at", "", "the commit to take the topic from (required)")
+	cmd.Flags().StringVar(&opts.at, "at", "", "the commit to take the topic from (default: the removed topic kept in the trash)")
 	return cmd
 }
 
 func runRestore(a *app, opts restoreOptions, ref string) error {
-	if opts.at == "" {
-		return usagef("restore needs --at REV: the commit to take the topic from (see `memdir history NAME`)")
-	}
 	ws, err := a.workspace()
 	if err != nil {
 		return err
+	}
+	if opts.at == "" {
+		return a.restoreTrashed(ws, ref)
 	}
 	r, err := a.openGit(ws)
 	if err != nil {
@@ -70,5 +74,28 @@ func runRestore(a *app, opts restoreOptions, ref string) error {
 		return nil
 	}
 	fmt.Fprintf(a.out, "restored %s as at %s (%s)\n", file, at.Short, at.Subject)
+	return nil
+}
+
+// restoreTrashed brings back the removed topic ref from the trash.
+func (a *app) restoreTrashed(ws *workspace, ref string) error {
+	if file, err := ws.dir.Find(ref); err == nil {
+		return usagef("%s is not removed: give --at REV to take it as it was at a commit (see `memdir history %s`)", file, file)
+	}
+	file, data, err := ws.dir.Trashed(ref)
+	if err != nil {
+		return err
+	}
+	res, err := ws.dir.Restore(file, data, "trash")
+	if err != nil {
+		return err
+	}
+	if err := ws.dir.DropTrashed(file); err != nil {
+		return err
+	}
+	if a.json {
+		return a.writeJSON(topicWrite("restored", file, res))
+	}
+	fmt.Fprintf(a.out, "restored %s as it was removed\n", file)
 	return nil
 }

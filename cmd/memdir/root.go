@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -31,7 +32,11 @@ func run(args []string, in io.Reader, out, errw io.Writer, getenv func(string) s
 	if !ran {
 		// cobra rejected the command line before any command ran.
 		// The message may quote an argument: never a key given as text.
-		err = &usageError{msg: quietArgs(err.Error(), args) + "; see `memdir --help`"}
+		msg := quietArgs(err.Error(), args)
+		if !strings.Contains(msg, "--help`") {
+			msg += "; see `memdir --help`"
+		}
+		err = &usageError{msg: msg}
 	}
 	if err != errFound {
 		fmt.Fprintf(errw, "memdir: %v\n", err)
@@ -103,5 +108,7 @@ Examples:
 		newSyncCmd(a),
 	)
 	a.addAgentFlags(root)
+	root.InitDefaultCompletionCmd()
+	groupsOnly(root)
 	return root
 }

@@ -54,10 +54,11 @@ type commitJSON struct {
 
 // initJSON is what init prints.
 type initJSON struct {
-	Dir     string       `json:"dir"`
-	Created bool         `json:"created"`
-	Mode    string       `json:"mode"`
-	Git     *gitInitJSON `json:"git,omitempty"`
+	Dir      string       `json:"dir"`
+	Created  bool         `json:"created"`
+	Mode     string       `json:"mode"`
+	ModeFrom string       `json:"mode_from"`
+	Git      *gitInitJSON `json:"git,omitempty"`
 }
 
 // gitInitJSON is what init --git did to the memory directory's own
