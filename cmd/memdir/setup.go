@@ -183,7 +183,7 @@ func (a *app) ampInstructionFile(root, workTree, cwd string, user bool) (string,
 		scope = typesx.ScopeUser
 	}
 	return instructions.FileFor(p, scope, instructions.Options{Profile: p, Root: root, WorkTree: workTree,
-		Cwd: cwd, UserHome: a.getenv("HOME")})
+		Cwd: cwd, UserHome: a.getenv("HOME"), ConfigHome: a.getenv("XDG_CONFIG_HOME")})
 }
 
 func (a *app) reportSetup(agent string, opts setupOptions, files []setupFile) error {
