@@ -75,7 +75,7 @@ const events = await request('events.list', {})
 check(['session.start', 'agent.start', 'agent.end'].every((e) => events.includes(e)), 'the plugin registers session.start, agent.start and agent.end', JSON.stringify(events))
 const t0 = Date.now()
 await request('event', { event: 'session.start', data: { thread } })
-check(Date.now() - t0 < 1000, `session.start returns at once (${Date.now() - t0} ms)`)
+check(Date.now() - t0 < 5000, `session.start returns without waiting for memdir (${Date.now() - t0} ms)`)
 const first = await request('agent.start', { thread, message: 'How do we deploy to staging?', id: 'M-1' })
 const content = first?.message?.content ?? ''
 check(content.includes(token), 'the first turn carries the project memory', JSON.stringify(first).slice(0, 300))
