@@ -216,7 +216,7 @@ func ampProfile() Profile {
 		UserOneOf:    true,
 		ProjectNames: []string{"AGENTS.md", "Agents.md", "agents.md", "AGENT.md", "Agent.md", "agent.md", "CLAUDE.md"},
 		OnePerDir:    true,
-		SkillDirs:    []string{"{config}/agents/skills", ".agents/skills"},
+		SkillDirs:    []string{"~/.config/agents/skills", ".agents/skills"}, // Amp joins ~/.config here, not $XDG_CONFIG_HOME
 		Walk:         WalkUp,
 		Agent:        AgentAmp,
 	}
