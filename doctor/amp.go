@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/memdir/memdir/agentsetup"
 )
@@ -39,6 +40,8 @@ func ampPlugin(path string, user bool) Check {
 		c.Fix = "move " + path + " aside, then " + c.Fix
 	case !bytes.Equal(data, agentsetup.AmpPlugin(prog)):
 		c.Detail = path + " differs from the plugin this memdir writes (edited, or from another release)"
+	case filepath.IsAbs(prog) && !executable(prog):
+		c.Detail = "the plugin " + path + " runs " + prog + ", which is not an executable file"
 	default:
 		c.Status, c.Fix = OK, ""
 		c.Detail = "the plugin " + path + " runs " + prog
@@ -69,4 +72,9 @@ func ampApproved(o Options, settings, userSettings string) Check {
 		c.Detail = "Amp's settings approve the memdir server as it is now (" + userSettings + ")"
 	}
 	return c
+}
+
+func executable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
 }
