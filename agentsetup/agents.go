@@ -58,9 +58,11 @@ type target struct {
 	// (permission rules, approved servers).
 	settings []setting
 	lists    []listSetting
-	// TOML and markdown: the managed block.
-	fence fence
-	block string
+	// TOML and markdown: the managed block ("file": the whole file);
+	// remove takes the block out on setup too (an earlier release's).
+	fence  fence
+	block  string
+	remove bool
 }
 
 // listSetting is strings setup adds to the JSON list at path.
@@ -153,7 +155,7 @@ func targets(o Options) ([]target, error) {
 	case "gemini":
 		return geminiTargets(o, filepath.Join(firstOf(env("GEMINI_CLI_HOME"), home), ".gemini")), nil
 	case "amp":
-		return ampTargets(o, filepath.Join(home, ".config", "amp"))
+		return ampTargets(o, AmpConfigDir(home, o.Getenv))
 	}
 	return nil, fmt.Errorf("unknown agent %q: use %s", o.Agent, strings.Join(Agents, ", "))
 }
@@ -306,32 +308,6 @@ func geminiTargets(o Options, geminiDir string) []target {
 		}}}
 }
 
-// Amp: "amp.mcpServers" in .amp/settings.json or ~/.config/amp/settings.json.
-// Amp has no hooks, so its instruction file gets a short note that sends
-// the agent to the MCP tools at the start of a task.
-func ampTargets(o Options, ampDir string) ([]target, error) {
-	path := filepath.Join(o.Root, ".amp", "settings.json")
-	if o.User {
-		path = filepath.Join(ampDir, "settings.json")
-	}
-	ts := []target{{path: path, format: "json", server: stdioServer(o, false), serverPath: []string{"amp.mcpServers", "memdir"}}}
-	if o.InstructionFile == "" {
-		return nil, fmt.Errorf("amp: no instruction file to put the memory note in")
-	}
-	return append(ts, target{path: o.InstructionFile, format: "md", fence: mdFence, block: ampNote}), nil
-}
-
-var mdFence = fence{begin: "<!-- >>> memdir setup", end: "<!-- <<< memdir setup"}
-
-const ampNote = "<!-- >>> memdir setup: managed block; `memdir setup amp --undo` removes it -->\n" +
-	"## Memory\n" +
-	"\n" +
-	"Memory from earlier sessions is served by the `memdir` MCP server. At the start of a task, call\n" +
-	"`memory_list` and `memory_search` (with the task's subject) to load what is known, and verify a\n" +
-	"remembered file, flag or command before relying on it. When the user asks you to remember\n" +
-	"something, save it with `memory_add`.\n" +
-	"<!-- <<< memdir setup -->\n"
-
 // tomlQuote writes s as a TOML basic string.
 func tomlQuote(s string) string {
 	var b strings.Builder
@@ -407,9 +383,7 @@ func Hints(agent string, user bool) []string {
 			return []string{"Gemini CLI reads a project's settings only in a trusted folder: run `gemini` here once and trust it"}
 		}
 	case "amp":
-		if !user {
-			return []string{"Amp asks before it starts a server from a workspace's .amp/settings.json"}
-		}
+		return ampHints(user)
 	}
 	return nil
 }

@@ -18,9 +18,12 @@ func (t target) edit(src string, o Options) (string, []string, bool, error) {
 	case "toml":
 		out, notes, err := t.editTOML(src, o)
 		return out, notes, o.Undo && strings.TrimSpace(out) == "" && src != out, err
+	case "file":
+		return t.editFile(src, o)
 	default:
-		out, _, err := t.editBlock(src, o.Undo)
-		return out, nil, o.Undo && strings.TrimSpace(out) == "" && src != out, err
+		undo := o.Undo || t.remove
+		out, _, err := t.editBlock(src, undo)
+		return out, nil, undo && strings.TrimSpace(out) == "" && src != out, err
 	}
 }
 

@@ -30,7 +30,7 @@ import (
 )
 
 // Agents are the agents doctor checks: those whose hooks carry memory.
-var Agents = []string{"claude", "codex", "gemini"}
+var Agents = []string{"claude", "codex", "gemini", "amp"}
 
 // Status is a check's outcome.
 type Status string
@@ -200,6 +200,8 @@ func agentChecks(o Options, agent string) []Check {
 		if !scopeUser {
 			out = append(out, geminiTrust(o))
 		}
+	case "amp":
+		out = append(out, ampChecks(o, scopeUser)...)
 	}
 	return out
 }

@@ -34,6 +34,12 @@ func Discover(opts Options) (Result, error) {
 		}
 		return l.res, err
 	}
+	if l.p.Agent == AgentAmp {
+		l.ampDiscover()
+		l.res.Skills = l.skills()
+		l.res.Bytes = l.used
+		return l.res, nil
+	}
 	if l.p.Agent == AgentGemini {
 		l.geminiDiscover()
 		l.res.Skills = l.skills()

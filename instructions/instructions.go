@@ -138,6 +138,8 @@ type Options struct {
 	Files []string
 	// UserHome replaces the home directory for "~/" (default: os.UserHomeDir).
 	UserHome string
+	// ConfigHome is $XDG_CONFIG_HOME, for "{config}" (default: UserHome/.config).
+	ConfigHome string
 	// ManagedRoot replaces the profile's ManagedDir for "{managed}".
 	ManagedRoot string
 	// AgentID fills "{agent}" (default "agent").

@@ -11,6 +11,8 @@ import (
 // env expands profile paths: "~/", "{managed}" and "{agent}".
 type env struct {
 	home, managed, agent string
+	// config is $XDG_CONFIG_HOME (Options.ConfigHome), else ~/.config.
+	config string
 }
 
 func newEnv(p Profile, opts Options) (env, error) {
@@ -29,6 +31,11 @@ func newEnv(p Profile, opts Options) (env, error) {
 		e.agent = "agent"
 	}
 	e.home = realPath(e.home)
+	e.config = opts.ConfigHome
+	if e.config == "" {
+		e.config = filepath.Join(e.home, ".config")
+	}
+	e.config = realPath(e.config)
 	if e.managed != "" {
 		e.managed = realPath(e.managed)
 	}
@@ -37,10 +44,12 @@ func newEnv(p Profile, opts Options) (env, error) {
 
 // expand turns a profile path into an absolute one; a relative path is
 // joined to dir. It returns "" for a {managed} path with no managed
-// directory.
+// directory. "{config}" is the user's configuration directory.
 func (e env) expand(p, dir string) string {
 	p = strings.ReplaceAll(p, "{agent}", e.agent)
 	switch {
+	case strings.HasPrefix(p, "{config}"):
+		return filepath.Join(e.config, filepath.FromSlash(strings.TrimPrefix(p, "{config}")))
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		return filepath.Join(e.home, filepath.FromSlash(strings.TrimPrefix(p[1:], "/")))
 	case strings.HasPrefix(p, "{managed}"):
@@ -56,7 +65,7 @@ func (e env) expand(p, dir string) string {
 
 // isUserPath reports whether a profile path lives outside the project.
 func isUserPath(p string) bool {
-	return p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "{managed}") || filepath.IsAbs(p)
+	return p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "{managed}") || strings.HasPrefix(p, "{config}") || filepath.IsAbs(p)
 }
 
 // realPath resolves symlinks, falling back to the cleaned absolute path.

@@ -69,7 +69,7 @@ type Profile struct {
 	// "project", "local") when none of the scope's files exists yet.
 	AddFiles map[string]string `yaml:"add_files"`
 	// Agent names the agent whose exact loading rules and text the profile
-	// follows: "claude", "codex", "gemini", or "" for memdir's own. See
+	// follows: "claude", "codex", "gemini", "amp", or "" for memdir's own. See
 	// docs/agents.md, "Fidelity", for what each one changes.
 	Agent string `yaml:"agent"`
 }
@@ -79,6 +79,7 @@ const (
 	AgentClaude = "claude"
 	AgentCodex  = "codex"
 	AgentGemini = "gemini"
+	AgentAmp    = "amp"
 )
 
 // DefaultProfile is the profile used when none is chosen.
@@ -195,20 +196,29 @@ func geminiProfile() Profile {
 	}
 }
 
-// amp: ampcode.com manual and Amp's guidance discovery: the first of
-// seven spellings per directory, ~/.config/amp/AGENTS.md and
-// ~/.config/AGENTS.md at user level, @-mentioned files included, and
-// `globs` frontmatter in a mentioned file limiting it to matching
-// files (patterns without "/" match anywhere). Simplified: mentions
-// are followed one hop and glob mentions (@doc/*.md) are not expanded.
+// amp: Amp's guidance discovery as AmpVersion ships it (read from its
+// code, checked by running it: testdata/fidelity/amp). In every directory
+// the first existing of seven spellings; the directories are the
+// workspace root and those down to the working directory, every parent
+// above the root up to (not including) /, /home and /Users,
+// $XDG_CONFIG_HOME/amp, $XDG_CONFIG_HOME and the system directory
+// (/etc/ampcode; /Library/Application Support/ampcode too). Frontmatter
+// `globs:` limits any file to threads that touched a matching file;
+// @-mentions are followed recursively, globs expand, "~/" is
+// $XDG_CONFIG_HOME. Discovery is ampDiscover; the lists below serve
+// `instructions add` and the listings.
 func ampProfile() Profile {
 	return Profile{
 		Name:         "amp",
-		UserFiles:    []string{"~/.config/amp/AGENTS.md", "~/.config/AGENTS.md"},
+		ManagedDir:   "/etc/ampcode",
+		ManagedFiles: []string{"{managed}/AGENTS.md"},
+		UserFiles:    []string{"{config}/amp/AGENTS.md", "{config}/AGENTS.md"},
+		UserOneOf:    true,
 		ProjectNames: []string{"AGENTS.md", "Agents.md", "agents.md", "AGENT.md", "Agent.md", "agent.md", "CLAUDE.md"},
 		OnePerDir:    true,
-		SkillDirs:    []string{"~/.config/agents/skills", ".agents/skills"},
-		ImportDepth:  1,
+		SkillDirs:    []string{"~/.config/agents/skills", ".agents/skills"}, // Amp joins ~/.config here, not $XDG_CONFIG_HOME
+		Walk:         WalkUp,
+		Agent:        AgentAmp,
 	}
 }
 
@@ -226,16 +236,17 @@ func amplifierProfile() Profile {
 	}
 }
 
-// deepagents: LangChain Deep Agents CLI memory docs:
-// ~/.deepagents/<agent>/agent.md (agent "agent" unless --agent-id),
-// <root>/.deepagents/agent.md with <root>/agent.md as the fallback,
-// skills in ~/.deepagents/<agent>/skills and .deepagents/skills.
-// Newer releases name the file AGENTS.md; a user profile can switch.
+// deepagents: the Deep Agents CLI's memory files:
+// ~/.deepagents/<agent>/agent.md (agent "agent" unless --agent-id) and
+// <root>/.deepagents/agent.md, skills in ~/.deepagents/<agent>/skills and
+// .deepagents/skills. There is no <root>/agent.md fallback: the library
+// (npm deepagents 1.14.1) reads exactly the paths given to
+// createDeepAgent({memory}) and nothing else (docs/deepagents.md).
 func deepagentsProfile() Profile {
 	return Profile{
 		Name:         "deepagents",
 		UserFiles:    []string{"~/.deepagents/{agent}/agent.md"},
-		ProjectNames: []string{".deepagents/agent.md", "agent.md"},
+		ProjectNames: []string{".deepagents/agent.md"},
 		OnePerDir:    true,
 		Walk:         WalkRoot,
 		SkillDirs:    []string{"~/.deepagents/{agent}/skills", ".deepagents/skills"},
@@ -300,9 +311,9 @@ func lookup(name string, user map[string]*yaml.Node, seen []string) (Profile, er
 		return Profile{}, fmt.Errorf("profile %s: walk %q: use %s, %s or %s", name, p.Walk, WalkRootToCwd, WalkRoot, WalkUp)
 	}
 	switch p.Agent {
-	case "", AgentClaude, AgentCodex, AgentGemini:
+	case "", AgentClaude, AgentCodex, AgentGemini, AgentAmp:
 	default:
-		return Profile{}, fmt.Errorf("profile %s: agent %q: use %s, %s or %s", name, p.Agent, AgentClaude, AgentCodex, AgentGemini)
+		return Profile{}, fmt.Errorf("profile %s: agent %q: use %s, %s, %s or %s", name, p.Agent, AgentClaude, AgentCodex, AgentGemini, AgentAmp)
 	}
 	if p.ImportDepth < 0 || p.MaxFileBytes < 0 || p.MaxTotalBytes < 0 {
 		return Profile{}, fmt.Errorf("profile %s: %w", name, ErrNegativeLimit)

@@ -223,7 +223,7 @@ func (a *app) discoverOptions(ws *workspace, p instructions.Profile, f discoverF
 	}
 	return instructions.Options{
 		Profile: p, Root: ws.repo.Root, WorkTree: ws.repo.WorkTree, Cwd: ws.cwd, Files: f.files,
-		UserHome: a.getenv("HOME"), ManagedRoot: a.getenv("MEMDIR_MANAGED_INSTRUCTIONS"),
+		UserHome: a.getenv("HOME"), ConfigHome: a.getenv("XDG_CONFIG_HOME"), ManagedRoot: a.getenv("MEMDIR_MANAGED_INSTRUCTIONS"),
 		AgentID: id, AllowOutsideImports: ws.settings.Bool("context.allow_outside_imports"),
 	}
 }

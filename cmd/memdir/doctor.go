@@ -18,13 +18,13 @@ import (
 
 func newDoctorCmd(a *app) *cobra.Command {
 	return &cobra.Command{
-		Use:   "doctor [claude|codex|gemini]",
+		Use:   "doctor [claude|codex|gemini|amp]",
 		Short: "Check that memdir is this project's agent memory, and say what to fix",
 		Long: `Check, for this project, what ` + "`memdir setup`" + ` promises: the agent finds memdir
 (on PATH, or the path its files name), the MCP server and the hooks are wired
 as setup wires them, the client's own approval is given (Claude Code's
 workspace trust, Codex's project trust and hook review, Gemini CLI's folder
-trust), there is one memory (Claude Code's auto memory is memdir's
+trust, Amp's approval of a workspace server), there is one memory (Claude Code's auto memory is memdir's
 directory, and MEMORY.md reaches the model once), the memory directory is
 readable, MEMORY.md is within its load caps, and in log mode something runs
 the dream. A team remote the project's settings propose and you have not

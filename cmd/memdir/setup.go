@@ -35,13 +35,13 @@ func newSetupCmd(a *app) *cobra.Command {
 and wire session-start context and capture: for Claude Code, Codex and Gemini
 CLI, hooks that run ` + "`memdir context`" + ` when a session starts and
 ` + "`memdir capture`" + ` on each prompt, before compaction and at the end; for Amp,
-which has no hooks, a short note in its instruction file (AGENTS.md) that
-sends it to the MCP tools. docs/agents.md lists every file and key.
+a plugin (.amp/plugins/memdir.ts) that does the same from Amp's events
+(docs/amp.md). docs/agents.md lists every file and key.
 
 By default the project's files are edited (.mcp.json, .claude/settings.json,
 .codex/, .gemini/settings.json, .amp/settings.json); --user edits your own
 (~/.claude.json, ~/.claude/settings.json, ~/.codex/, ~/.gemini/,
-~/.config/amp/). Project files run "memdir" from PATH, so they work for
+$XDG_CONFIG_HOME/amp/ or ~/.config/amp/). Project files run "memdir" from PATH, so they work for
 everyone who clones the project; user files run this memdir by its absolute
 path. --command overrides both.
 
@@ -223,7 +223,7 @@ func (a *app) ampInstructionFile(root, workTree, cwd string, user bool) (string,
 		scope = typesx.ScopeUser
 	}
 	return instructions.FileFor(p, scope, instructions.Options{Profile: p, Root: root, WorkTree: workTree,
-		Cwd: cwd, UserHome: a.getenv("HOME")})
+		Cwd: cwd, UserHome: a.getenv("HOME"), ConfigHome: a.getenv("XDG_CONFIG_HOME")})
 }
 
 func (a *app) reportSetup(agent string, opts setupOptions, files []setupFile, imported *importer.Report) error {
