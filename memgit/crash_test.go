@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -92,8 +91,8 @@ func TestKilledCommitRecovers(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(gitDir, l)); err != nil {
 					t.Fatalf("the stopped commit does not hold %s: %v", l, err)
 				}
-				if _, err := os.Stat(filepath.Join(gitDir, recordName(l))); err != nil {
-					t.Fatalf("no record of %s: %v", l, err)
+				if recs := recordsOf(t, gitDir, l); len(recs) != 1 || !sameFile(t, recs[0], filepath.Join(gitDir, l)) {
+					t.Fatalf("records of %s: %v, want one that is the lock file", l, recs)
 				}
 			}
 			temps, _ := filepath.Glob(filepath.Join(gitDir, "objects", "pack", ".memdir-tmp-*"))
@@ -119,7 +118,10 @@ func TestKilledCommitRecovers(t *testing.T) {
 			}
 			left := append([]string(nil), temps...)
 			for _, l := range tc.locks {
-				left = append(left, filepath.Join(gitDir, l), filepath.Join(gitDir, recordName(l)))
+				left = append(left, filepath.Join(gitDir, l))
+				if recs := recordsOf(t, gitDir, l); len(recs) != 0 {
+					t.Errorf("records of %s left behind: %v", l, recs)
+				}
 			}
 			for _, p := range left {
 				if _, err := os.Stat(p); !os.IsNotExist(err) {
@@ -172,75 +174,4 @@ func deadProcess(t *testing.T) proc.ID {
 		t.Fatalf("a reaped process %v is not gone", id)
 	}
 	return id
-}
-
-// TestGitLocks plants lock files: one whose record names a dead process
-// and that very file is memdir's and is removed; any other (no record,
-// a record of another file, a live holder) is kept, refuses the commit
-// with the command that clears it and is reported by ForeignLocks.
-func TestGitLocks(t *testing.T) {
-	requireGit(t)
-	for _, tc := range []struct {
-		name    string
-		lock    string // relative to .git
-		record  string // "dead", "dead-other-file", "alive" or "" (none)
-		refused bool   // the commit is refused
-		foreign bool   // ForeignLocks lists it
-	}{
-		{"branch lock of a killed memdir", "refs/heads/main.lock", "dead", false, false},
-		{"HEAD.lock of a killed memdir", "HEAD.lock", "dead", false, false},
-		{"index.lock of a killed memdir", "index.lock", "dead", false, false},
-		{"git's branch lock", "refs/heads/main.lock", "", true, true},
-		{"git's HEAD.lock", "HEAD.lock", "", true, true},
-		{"git's index.lock", "index.lock", "", true, true},
-		{"git's packed-refs.lock", "packed-refs.lock", "", false, true},
-		{"git's lock of another branch", "refs/heads/topic/x.lock", "", false, true},
-		{"a record of another file", "refs/heads/main.lock", "dead-other-file", true, true},
-		{"a live memdir's lock", "refs/heads/main.lock", "alive", true, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r, dir := newOwn(t)
-			gitDir := filepath.Join(dir, ".git")
-			lock := filepath.Join(gitDir, filepath.FromSlash(tc.lock))
-			write(t, lock, "0123456789012345678901234567890123456789\n")
-			fi, err := os.Lstat(lock)
-			if err != nil {
-				t.Fatal(err)
-			}
-			o := lockOwner{file: fileIDOf(fi)}
-			switch tc.record {
-			case "dead":
-				o.proc = deadProcess(t)
-			case "dead-other-file":
-				o.proc, o.file.ino = deadProcess(t), o.file.ino+1
-			case "alive":
-				o.proc = proc.Of(os.Getppid())
-			}
-			if tc.record != "" {
-				write(t, filepath.Join(gitDir, recordName(tc.lock)), formatOwner(o))
-			}
-			write(t, filepath.Join(dir, "user_x.md"), "x\n")
-			_, err = r.Commit([]string{"user_x.md"}, "add user_x.md")
-			switch {
-			case tc.refused && tc.record == "alive":
-				if !strings.Contains(fmtErr(err), "held by memdir") {
-					t.Fatalf("Commit = %v, want a refusal naming memdir", err)
-				}
-			case tc.refused:
-				if want := "(if no git process is running, remove it: rm '" + lock + "')"; !strings.Contains(fmtErr(err), want) {
-					t.Fatalf("Commit = %v, want a refusal ending %q", err, want)
-				}
-			case err != nil:
-				t.Fatalf("Commit = %v", err)
-			}
-			_, err = os.Stat(lock)
-			if kept := err == nil; kept != (tc.refused || tc.foreign) {
-				t.Errorf("lock kept = %v (%v)", kept, err)
-			}
-			got := foreign(t, dir)
-			if want := []string{tc.lock}; tc.foreign != slices.Equal(got, want) || !tc.foreign && len(got) > 0 {
-				t.Errorf("ForeignLocks = %v, foreign %v", got, tc.foreign)
-			}
-		})
-	}
 }

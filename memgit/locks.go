@@ -13,53 +13,47 @@ import (
 )
 
 // gitLock is one of git's lock files (index.lock, HEAD.lock,
-// refs/heads/NAME.lock), taken the way git takes it (O_EXCL), so that
-// memgit and a git process never write the same file at the same time.
-// Its content is what git expects there: the new index or ref is written
-// into it and it is renamed over the file it locks, or, for a lock taken
-// only to keep others out, it is removed.
+// refs/heads/NAME.lock), taken the way git takes it (the name is created
+// only if it does not exist), so that memgit and a git process never
+// write the same file at the same time. Its content is what git expects
+// there: the new index or ref is written into it and it is renamed over
+// the file it locks, or, for a lock taken only to keep others out, it is
+// removed.
 //
-// While it holds a lock, memgit records in a side file (recordName),
-// outside refs/ where git would read it as a ref, which process holds
-// it (proc.ID: PID and start time) and which file the lock is (device
-// and inode). A lock whose record names it and a process that is
-// provably gone was left by a memdir that was killed: the next memdir
-// removes it. Any other lock (git's, a live memdir's, one whose record
-// names another file) is never touched; memory is then not committed,
-// every attempt says why with the command that clears it, and
-// ForeignLocks reports it.
+// The lock never exists without its owner record. memgit first creates
+// the record, a file in the git dir (outside refs/, where git would read
+// it as a ref) whose name says which lock it is for and which process
+// holds it (proc.ID: PID and start time), and then hard-links it to the
+// lock's name; link(2), like O_EXCL, fails when the name exists. The lock
+// and its record are then one file under two names, so a record vouches
+// for a lock exactly when it is the same file, and a kill at any point
+// leaves either no lock or a lock with its record. A lock whose record
+// names a process that is provably gone was left by a memdir that was
+// killed: the next memdir removes it. Any other lock (git's, a live
+// memdir's) is never touched; memory is then not committed, every attempt
+// says why with the command that clears it, and ForeignLocks reports it.
+// Where the file system has no hard links the lock is taken as git takes
+// it, with no record.
 type gitLock struct {
 	dir    string // the git dir that holds it
 	rel    string // the lock relative to dir, slash-separated
+	rec    string // this process's record while it holds the lock, "" if none
 	f      *os.File
 	closed bool
 }
-
-// recordPrefix starts the name of every lock record, in the git dir
-// beside the lock's own place.
-const recordPrefix = "memdir-lock-"
 
 func newLock(dir, rel string) *gitLock { return &gitLock{dir: dir, rel: rel} }
 
 // path is the lock file.
 func (l *gitLock) path() string { return filepath.Join(l.dir, filepath.FromSlash(l.rel)) }
 
-// record is the side file that says who holds the lock.
-func (l *gitLock) record() string { return filepath.Join(l.dir, recordName(l.rel)) }
-
-// recordName is the record's file name for a lock at rel: injective, so
-// that two locks never share a record.
-func recordName(rel string) string {
-	return recordPrefix + strings.ReplaceAll(strings.ReplaceAll(rel, "%", "%25"), "/", "%2F")
-}
-
 // lock takes l, removing it first when a killed memdir left it. A lock
 // held by anyone else is a RefusedError saying who and what to do.
 func (l *gitLock) lock() error {
 	err := l.take()
 	if errors.Is(err, fs.ErrExist) && l.stale() {
-		_ = os.Remove(l.path())
-		_ = os.Remove(l.record())
+		_ = os.Remove(l.path()) // the lock first: a record alone is only litter
+		_ = os.Remove(l.legacyRecord())
 		err = l.take()
 	}
 	if errors.Is(err, fs.ErrExist) {
@@ -68,52 +62,50 @@ func (l *gitLock) lock() error {
 	if err != nil {
 		return fmt.Errorf("lock %s: %w", l.rel, err)
 	}
+	l.sweep()
 	return nil
 }
 
-// take creates the lock file and records it as this process's.
+// take creates the lock with its record in one step: the record first,
+// under a name of its own, then linked to the lock's name.
 func (l *gitLock) take() error {
 	if err := os.MkdirAll(filepath.Dir(l.path()), 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(l.path(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	f, err := os.CreateTemp(l.dir, recordName(l.rel)+"@"+procToken(proc.Self())+"-*")
 	if err != nil {
+		return fmt.Errorf("record the holder of %s: %v", l.path(), err)
+	}
+	err = f.Chmod(0o644)
+	if err == nil {
+		err = os.Link(f.Name(), l.path())
+	}
+	if err == nil {
+		l.f, l.rec = f, f.Name()
+		return nil
+	}
+	_ = f.Close()
+	_ = os.Remove(f.Name())
+	if errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	l.f = f
-	fi, err := f.Stat()
-	if err == nil {
-		err = writeSmallFile(l.record(), formatOwner(lockOwner{proc: proc.Self(), file: fileIDOf(fi)}))
-	}
-	if err != nil {
-		l.release()
-		return fmt.Errorf("record the holder of %s: %w", l.path(), err)
-	}
-	return nil
-}
-
-// owner reads the lock's record when it names this very lock file.
-func (l *gitLock) owner() (lockOwner, bool) {
-	o, err := readOwner(l.record())
-	if err != nil {
-		return lockOwner{}, false
-	}
-	fi, err := os.Lstat(l.path())
-	return o, err == nil && fileIDOf(fi) == o.file
+	// No hard links here: take it as git does, unrecorded.
+	l.f, err = os.OpenFile(l.path(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	return err
 }
 
 // stale reports whether the lock is provably one a memdir process left
-// behind when it died: the record names this very lock file and a
-// process that is gone.
+// behind when it died: a record that is the lock file names a process
+// that is gone.
 func (l *gitLock) stale() bool {
 	o, ok := l.owner()
-	return ok && o.proc.Gone()
+	return ok && o.Gone()
 }
 
 // heldBy says who seems to hold the lock, and what to do.
 func (l *gitLock) heldBy() string {
 	if o, ok := l.owner(); ok {
-		return fmt.Sprintf("%s is held by memdir (process %d), which is still running; memory is not being committed until it is done", l.path(), o.proc.PID)
+		return fmt.Sprintf("%s is held by memdir (process %d), which is still running; memory is not being committed until it is done", l.path(), o.PID)
 	}
 	return fmt.Sprintf("%s exists: a git process is running in this repository, or one was killed and left it; "+
 		"memory is not being committed until the file is gone (if no git process is running, remove it: %s)", l.path(), rmCommand(l.path()))
@@ -129,7 +121,7 @@ func (l *gitLock) commit() error {
 	if err != nil {
 		_ = os.Remove(l.path())
 	}
-	_ = os.Remove(l.record())
+	l.dropRecord()
 	return err
 }
 
@@ -142,7 +134,14 @@ func (l *gitLock) release() {
 	l.closed = true
 	_ = l.f.Close()
 	_ = os.Remove(l.path())
-	_ = os.Remove(l.record())
+	l.dropRecord()
+}
+
+// dropRecord removes this process's record, once the lock is gone.
+func (l *gitLock) dropRecord() {
+	if l.rec != "" {
+		_ = os.Remove(l.rec)
+	}
 }
 
 // rmCommand is the shell command that removes a file.
