@@ -63,7 +63,7 @@ func AmpMCPServer(path, name string) (s AmpServer, ok bool, err error) {
 			case "headers":
 				spec.sorted(d.src, n, "headers")
 			case "transport":
-				if it, _ := n.member("transport"); it != nil && truthy(d.src, it.val) {
+				if it, _ := n.member("transport"); it != nil && jsTruthy(d.src, it.val) {
 					spec.value(d.src, it.val)
 				} else {
 					spec.str("http")
@@ -137,7 +137,7 @@ func readJSONC(path string) (*jsonDoc, error) {
 	return newJSONDoc(path, string(data))
 }
 
-func truthy(src string, n *node) bool {
+func jsTruthy(src string, n *node) bool {
 	switch n.kind {
 	case '"':
 		return n.str != ""
@@ -168,7 +168,7 @@ func (w *jsWriter) obj(keys []string, each func(string)) {
 
 // valueOr writes member key of n, or def when it is missing or falsy.
 func (w *jsWriter) valueOr(src string, n *node, key, def string) {
-	if it, _ := n.member(key); it != nil && truthy(src, it.val) {
+	if it, _ := n.member(key); it != nil && jsTruthy(src, it.val) {
 		w.value(src, it.val)
 		return
 	}
