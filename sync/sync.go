@@ -182,9 +182,14 @@ type syncer struct {
 
 // init creates memdir's repository when it is missing.
 func (s *syncer) init() error {
-	if _, err := os.Stat(filepath.Join(s.g.repo, "HEAD")); err != nil {
-		if _, err := s.g.run(nil, "init", "-q", "--bare", "--initial-branch=main"); err != nil {
-			return err
+	// A sync killed inside git init leaves a repository without some of
+	// these: git init again completes it (it keeps what is there).
+	for _, f := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(s.g.repo, f)); err != nil {
+			if _, err := s.g.run(nil, "init", "-q", "--bare", "--initial-branch=main"); err != nil {
+				return err
+			}
+			break
 		}
 	}
 	// Under the sync lock, a merge directory left behind is a killed

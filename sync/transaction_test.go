@@ -28,7 +28,12 @@ func refuse(t *testing.T, bare string, on bool) {
 
 // trySync is a sync whose failure is returned.
 func (m *machine) trySync() (*Result, error) {
-	return Sync(context.Background(), Options{Home: m.home, Projects: []Project{{Dir: m.mem, Root: m.root}}, LockTimeout: 10 * time.Second})
+	o := Options{Home: m.home, Projects: []Project{{Dir: m.mem, Root: m.root}}, LockTimeout: 10 * time.Second}
+	if m.team != "" {
+		o.Projects[0].Identity = teamIdentity
+		return SyncTeam(context.Background(), o, m.team)
+	}
+	return Sync(context.Background(), o)
 }
 
 // TestSyncRefusedPushWritesNothing: four refused pushes leave machine B's
