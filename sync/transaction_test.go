@@ -16,12 +16,18 @@ import (
 // every push (a read-only remote), or removes it.
 func refuse(t *testing.T, bare string, on bool) {
 	t.Helper()
+	hookRemote(t, bare, on, "echo read-only >&2\nexit 1\n")
+}
+
+// hookRemote installs (or removes) a pre-receive hook running script.
+func hookRemote(t *testing.T, bare string, on bool, script string) {
+	t.Helper()
 	hook := filepath.Join(bare, "hooks", "pre-receive")
 	if !on {
 		os.Remove(hook)
 		return
 	}
-	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho read-only >&2\nexit 1\n"), 0o755); err != nil {
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -39,7 +45,18 @@ func (m *machine) trySync() (*Result, error) {
 // TestSyncRefusedPushWritesNothing: four refused pushes leave machine B's
 // memory exactly as it was, and once the remote accepts again, both
 // machines hold both machines' lines in the topic, with no conflict copy.
+// A push whose connection drops (the remote's receive-pack killed in
+// the middle) is the same.
 func TestSyncRefusedPushWritesNothing(t *testing.T) {
+	for name, script := range map[string]string{
+		"refused": "echo read-only >&2\nexit 1\n",
+		"dropped": "kill -9 $PPID\nexit 1\n",
+	} {
+		t.Run(name, func(t *testing.T) { testRefusedPush(t, script) })
+	}
+}
+
+func testRefusedPush(t *testing.T, script string) {
 	bare := bareRemote(t)
 	a, b := newMachine(t, "file://"+bare), newMachine(t, "file://"+bare)
 	f := a.add(t, typesx.Feedback, "Use pnpm", "Use pnpm, not npm.", false)
@@ -49,7 +66,7 @@ func TestSyncRefusedPushWritesNothing(t *testing.T) {
 	a.sync(t)
 	simAppend(t, b, f, "B: corepack pins it.")
 	before := simFiles(t, b)
-	refuse(t, bare, true)
+	hookRemote(t, bare, true, script)
 	for i := 0; i < 4; i++ {
 		if _, err := b.trySync(); err == nil {
 			t.Fatal("a push the remote refused counted as a sync")
