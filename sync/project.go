@@ -402,9 +402,14 @@ func (p *projectSync) mergeFile(n string) error {
 	}
 	b := side{oid: p.baseOID(n)}
 	r := side{oid: p.remote[p.folder+"/"+n]}
-	if p.keepMine(n, r.oid) && l.oid != "" {
+	if p.keepMine(n, r.oid) {
 		// Resolved as mine: the remote's version, held back here, is
-		// replaced with this machine's.
+		// replaced with this machine's (or removed, when this machine
+		// has none).
+		if l.oid == "" {
+			p.toRemote(n, nil, false)
+			return nil
+		}
 		b = r
 	}
 	if l.oid == "" && !p.excluded[n] && !p.cache.had(n) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -190,5 +191,20 @@ func TestSyncHoldsIncomingCredentials(t *testing.T) {
 	}
 	if got := len(HeldIncoming(a.mem)); got != 2 {
 		t.Errorf("after the remote cleaned one file, %d held, want 2", got)
+	}
+	// Resolved as mine: this machine has no such file, so the remote's
+	// goes at the next sync, and nothing is held any more for it.
+	if _, err := Resolve(memdir.Open(a.mem, memdir.Live), "reference_aws.md", KeepMine); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(Unresolved(a.mem)); got != 1 {
+		t.Errorf("after resolve, %d unresolved, want 1", got)
+	}
+	a.sync(t)
+	if got := remoteFile(t, bare, "reference_aws.md"); got != "" {
+		t.Errorf("the remote still holds the resolved file: %q", got)
+	}
+	if got := len(HeldIncoming(a.mem)); got != 1 {
+		t.Errorf("after the sync, %d held, want 1: %+v", got, HeldIncoming(a.mem))
 	}
 }
