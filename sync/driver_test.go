@@ -40,6 +40,12 @@ func TestMergeFile(t *testing.T) {
 			want:   driverTopic + "one\nours\nthree\n", clean: true, conflict: true},
 		{name: "a file memdir does not own gets markers", file: ".draft.md", base: "a\n",
 			ours: "b\n", theirs: "c\n", want: "<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\n"},
+		{name: "a file memdir does not own is never clean", file: "README.md", base: "a\nx\nb\n",
+			ours: "A\nx\nb\n", theirs: "a\nx\nB\n", want: "A\nx\nB\n"},
+		{name: "theirs brings a credential: ours kept", file: "feedback_policy.md", base: base,
+			ours:   driverTopic + "one\ntwo\nthree\n",
+			theirs: driverTopic + "one\ntwo\nthree\nghp_0123456789abcdefghijABCDEFGHIJ0123456789\n",
+			want:   driverTopic + "one\ntwo\nthree\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := MergeFile(context.Background(), tc.file, []byte(tc.base), []byte(tc.ours), []byte(tc.theirs))
@@ -74,7 +80,7 @@ func TestRegisterDriver(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(mem, AttributesFile), []byte("*.png binary\n/MEMORY.md  merge=memdir"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(mem, AttributesFile), []byte("*.png binary\n/*.md merge=memdir\n/MEMORY.md  merge=memdir"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	config, err := RegisterDriver(context.Background(), mem, root)
@@ -88,13 +94,15 @@ func TestRegisterDriver(t *testing.T) {
 		t.Errorf("merge.memdir.driver = %q, want %q", got, DriverCommand)
 	}
 	data, _ := os.ReadFile(filepath.Join(mem, AttributesFile))
-	want := "*.png binary\n/MEMORY.md  merge=memdir\n/MEMORY-*.md merge=memdir\n/*.md merge=memdir\n/logs/** merge=union\n"
+	want := "*.png binary\n/MEMORY.md  merge=memdir\n/MEMORY-*.md merge=memdir\n/user_*.md merge=memdir\n/feedback_*.md merge=memdir\n/project_*.md merge=memdir\n/reference_*.md merge=memdir\n/logs/** merge=union\n"
 	if string(data) != want {
 		t.Errorf(".gitattributes =\n%s\nwant\n%s", data, want)
 	}
 	for path, want := range map[string]string{
 		".memdir/feedback_x.md":              "merge: memdir",
 		".memdir/MEMORY.md":                  "merge: memdir",
+		".memdir/README.md":                  "merge: unspecified",
+		".memdir/notes.md":                   "merge: unspecified",
 		".memdir/logs/2026/11/2026-11-22.md": "merge: union",
 		".memdir/archive/project_old.md":     "merge: unspecified",
 		"feedback_outside_the_memory_dir.md": "merge: unspecified",

@@ -21,12 +21,17 @@ import (
 )
 
 // TestSyncSimulation runs three machines (three homes, the project at
-// three paths) through random adds, edits, removals, dreams and syncs in random
-// order (some SIGKILLed at a random point), then lets each sync twice, and checks: every machine holds the
-// same files; every topic nobody removed is there once, with its line in
-// the index; every line appended to such a topic survives somewhere;
-// no conflict markers; MEMORY.md within its caps; git fsck clean.
-// MEMDIR_SIM_SEED and MEMDIR_SIM_OPS change the run.
+// three paths) through random adds, edits, removals, dreams and syncs in
+// random order (some SIGKILLed at a random point, some racing an agent
+// that appends without memdir's lock, some refused by the remote), then
+// lets each sync twice, and checks: every machine holds the same files;
+// every topic nobody removed is there once, with its line in the index;
+// every line appended to such a topic survives (no line lost) and is in
+// the topic at most once (no memory twice); no conflict copy in the
+// index; no conflict markers; MEMORY.md within its caps; git fsck clean.
+// It logs the lines lost and the conflict copies per 100 concurrent
+// edits (all appends: 0). MEMDIR_SIM_SEED and MEMDIR_SIM_OPS change the
+// run.
 func TestSyncSimulation(t *testing.T) {
 	bare := bareRemote(t)
 	ms := []*machine{newMachine(t, "file://"+bare), newMachine(t, "file://"+bare), newMachine(t, "file://"+bare)}
@@ -62,7 +67,7 @@ func simulate(t *testing.T, bare string, ms []*machine, dreams bool) {
 		k := rng.IntN(len(ms))
 		m := ms[k]
 		known := simTopics(t, m)
-		switch op := rng.IntN(11); {
+		switch op := rng.IntN(13); {
 		case op < 3 || len(known) == 0:
 			name := fmt.Sprintf("m%d n%d", k, i)
 			m.add(t, typesx.Reference, name, "Fact "+name+".", false)
@@ -80,6 +85,24 @@ func simulate(t *testing.T, bare string, ms []*machine, dreams bool) {
 			simAppend(t, m, f, line)
 			lines[f] = append(lines[f], line)
 			counts["edit"]++
+		case op == 11:
+			// An agent appends to a topic without memdir's lock while
+			// this machine syncs (Claude Code writes so).
+			f := known[rng.IntN(len(known))]
+			for _, l := range simUnlockedSync(t, m, f, i) {
+				lines[f] = append(lines[f], l)
+			}
+			counts["edit"] += 5
+			counts["unlocked"]++
+		case op == 12:
+			// The remote refuses the push (read-only, a hook): the sync
+			// fails and writes nothing into memory.
+			refuse(t, bare, true)
+			if res, err := m.trySync(); err == nil && res.Pushed {
+				t.Fatalf("a refused push counted as pushed")
+			}
+			refuse(t, bare, false)
+			counts["refused"]++
 		case op < 7 && rng.IntN(2) == 0:
 			if simKilledSync(t, m, time.Duration(rng.IntN(400))*time.Millisecond) {
 				counts["killed"]++
@@ -127,6 +150,15 @@ func simulate(t *testing.T, bare string, ms []*machine, dreams bool) {
 		}
 	}
 	t.Logf("seed %d: %v", seed, counts)
+	copies := 0
+	for n := range simFiles(t, ms[0]) {
+		if isConflictCopy(n) {
+			copies++
+		}
+	}
+	if counts["edit"] > 0 {
+		t.Logf("conflict copies per 100 concurrent edits: %.1f (%d copies, %d edits, all appends)", 100*float64(copies)/float64(counts["edit"]), copies, counts["edit"])
+	}
 	want := simFiles(t, ms[0])
 	for _, m := range ms[1:] {
 		if got := simFiles(t, m); !sameFiles(got, want) {
@@ -144,6 +176,10 @@ func simulate(t *testing.T, bare string, ms []*machine, dreams bool) {
 	if index.Measure([]byte(ix), index.DefaultCaps).OverCap {
 		t.Errorf("MEMORY.md is over its caps")
 	}
+	if strings.Contains(ix, ".conflict-") {
+		t.Errorf("MEMORY.md lists a conflict copy:\n%s", ix)
+	}
+	lost := 0
 	for f, ls := range lines {
 		if removed[f] {
 			continue
@@ -156,10 +192,15 @@ func simulate(t *testing.T, bare string, ms []*machine, dreams bool) {
 		}
 		for _, l := range ls {
 			if !strings.Contains(all.String(), l) {
+				lost++
 				t.Errorf("the edit %q of %s is lost", l, f)
+			}
+			if n := strings.Count(want[f], l+"\n"); n > 1 {
+				t.Errorf("the edit %q is in %s %d times", l, f, n)
 			}
 		}
 	}
+	t.Logf("lines lost: %d", lost)
 	run(t, bare, "git", "fsck", "--strict")
 	objects := run(t, bare, "git", "cat-file", "--batch-all-objects", "--batch")
 	if f := secrets.Scan(objects); len(f) > 0 {
@@ -269,4 +310,26 @@ func sameFiles(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// simUnlockedSync syncs m while a process appends five lines to its topic
+// f without memdir's lock, one every 10 ms (a pace, not a wait for the
+// sync); it returns the lines, once the writer is done.
+func simUnlockedSync(t *testing.T, m *machine, f string, i int) []string {
+	t.Helper()
+	var want []string
+	for k := 0; k < 5; k++ {
+		want = append(want, fmt.Sprintf("Unlocked %d.%d.", i, k))
+	}
+	w := exec.Command("sh", "-c", `for l in "$@"; do echo "$l" >> "$TOPIC"; sleep 0.01; done`, "sh")
+	w.Args = append(w.Args, want...)
+	w.Env = append(os.Environ(), "TOPIC="+filepath.Join(m.mem, f))
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	m.sync(t)
+	if err := w.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	return want
 }

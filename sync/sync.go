@@ -1,17 +1,14 @@
 package memsync
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -182,9 +179,14 @@ type syncer struct {
 
 // init creates memdir's repository when it is missing.
 func (s *syncer) init() error {
-	if _, err := os.Stat(filepath.Join(s.g.repo, "HEAD")); err != nil {
-		if _, err := s.g.run(nil, "init", "-q", "--bare", "--initial-branch=main"); err != nil {
-			return err
+	// A sync killed inside git init leaves a repository without some of
+	// these: git init again completes it (it keeps what is there).
+	for _, f := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(s.g.repo, f)); err != nil {
+			if _, err := s.g.run(nil, "init", "-q", "--bare", "--initial-branch=main"); err != nil {
+				return err
+			}
+			break
 		}
 	}
 	// Under the sync lock, a merge directory left behind is a killed
@@ -285,87 +287,6 @@ func (s *syncer) round() (*Result, error) {
 		}
 	}
 	return s.commitRound(res, plans, push, base, remote)
-}
-
-// commitRound makes the round's merge one transaction: the commit is
-// pushed before anything is written into a memory directory, and a
-// refused push writes nothing. Once the remote holds the commit, each
-// directory's stat cache records, for every file the sync is about to
-// write, the version it read as that file's base; only then does main
-// move and are the files written, each a compare-and-swap against what
-// the merge read. A file changed meanwhile (an unlocked writer, a kill
-// before its write) keeps what it read as its base, so the next round
-// merges it again and loses neither side.
-func (s *syncer) commitRound(res *Result, plans []*projectSync, push map[string][]byte, base, remote string) (*Result, error) {
-	blobs := map[string][]byte{}
-	for _, ps := range plans {
-		ps.baseBlobs(blobs)
-	}
-	commit := remote
-	var err error
-	if len(push) > 0 {
-		if commit, err = s.commit(remote, push, blobs); err != nil {
-			return nil, err
-		}
-		if _, err := s.g.run(nil, "push", "-q", "--", s.url, commit+":refs/heads/main"); err != nil {
-			if strings.Contains(err.Error(), "rejected") || strings.Contains(err.Error(), "fetch first") {
-				return nil, fmt.Errorf("%w: %v", errRaced, err)
-			}
-			return nil, err
-		}
-		res.Pushed = true
-	} else if err := s.storeBlobs(blobs); err != nil {
-		return nil, err
-	}
-	res.Commit = commit
-	for _, ps := range plans {
-		if err := ps.newCache(s.url, commit, true).save(s.state, ps.folder); err != nil {
-			return nil, fmt.Errorf("save the sync's stat cache: %w", err)
-		}
-	}
-	if err := s.updateRefs(commit, base, remote); err != nil {
-		return nil, err
-	}
-	if err := s.recordRemote(); err != nil {
-		return nil, err
-	}
-	for _, ps := range plans {
-		if err := s.apply(ps); err != nil {
-			return nil, err
-		}
-		if len(ps.changed) > 0 {
-			res.again = true
-		}
-		if !ps.empty {
-			ps.res.Held = ps.incoming
-			if err := saveHeld(ps.dir, s.url, ps.incoming); err != nil {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("record the files held back: %v", err))
-			}
-		}
-		if err := ps.newCache(s.url, commit, false).save(s.state, ps.folder); err != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("save the sync's stat cache: %v", err))
-		}
-		for j := range res.Projects {
-			if res.Projects[j].Dir == ps.dir {
-				res.Projects[j] = ps.res
-			}
-		}
-	}
-	return res, nil
-}
-
-// apply writes one project's merge into its memory directory under the
-// directory's lock.
-func (s *syncer) apply(ps *projectSync) error {
-	if len(ps.writes) == 0 {
-		return nil
-	}
-	lk, err := memdir.AcquireLock(s.g.ctx, ps.dir, s.o.LockTimeout, "sync")
-	if err != nil {
-		return err
-	}
-	defer lk.Release()
-	return ps.write()
 }
 
 // updateRefs moves main, and the remote's main, to commit where they are
@@ -490,74 +411,6 @@ func (s *syncer) projects() []Project {
 		out = append(out, Project{Dir: d, Root: p.Root, Identity: p.Identity})
 	}
 	return out
-}
-
-// commit makes, with one git fast-import, a commit on parent (the
-// remote's main, or none) that applies the changes, and stores blobs
-// beside it (the bases a pending stat cache names).
-func (s *syncer) commit(parent string, changes, blobs map[string][]byte) (string, error) {
-	now := time.Now
-	if s.o.Now != nil {
-		now = s.o.Now
-	}
-	const ref = "refs/memdir/pending"
-	var b bytes.Buffer
-	writeBlobs(&b, blobs)
-	msg := fmt.Sprintf("memdir sync: %d files", len(changes))
-	fmt.Fprintf(&b, "reset %s\ncommit %s\nmark :1\ncommitter memdir <memdir@localhost> %d +0000\ndata %d\n%s\n", ref, ref, now().Unix(), len(msg), msg)
-	if parent != "" {
-		fmt.Fprintf(&b, "from %s\n", parent)
-	}
-	paths := make([]string, 0, len(changes))
-	for p := range changes {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	for _, p := range paths {
-		data := changes[p]
-		if data == nil {
-			fmt.Fprintf(&b, "D %s\n", p)
-			continue
-		}
-		fmt.Fprintf(&b, "M 100644 inline %s\ndata %d\n", p, len(data))
-		b.Write(data)
-		b.WriteByte('\n')
-	}
-	// The commit's id comes back through the marks file: no rev-parse.
-	marks := filepath.Join(s.merger.tmp, "marks")
-	if _, err := s.g.run(&b, "fast-import", "--quiet", "--force", "--date-format=raw", "--export-marks="+marks); err != nil {
-		return "", err
-	}
-	data, err := os.ReadFile(marks)
-	if err != nil {
-		return "", fmt.Errorf("git fast-import: %w", err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if mark, oid, _ := strings.Cut(line, " "); mark == ":1" && len(oid) >= 40 {
-			return oid, nil
-		}
-	}
-	return "", fmt.Errorf("git fast-import: marks %q", data)
-}
-
-// storeBlobs stores blobs in memdir's repository, with no commit.
-func (s *syncer) storeBlobs(blobs map[string][]byte) error {
-	if len(blobs) == 0 {
-		return nil
-	}
-	var b bytes.Buffer
-	writeBlobs(&b, blobs)
-	_, err := s.g.run(&b, "fast-import", "--quiet", "--force")
-	return err
-}
-
-func writeBlobs(b *bytes.Buffer, blobs map[string][]byte) {
-	oids := slices.Sorted(maps.Keys(blobs))
-	for _, oid := range oids {
-		fmt.Fprintf(b, "blob\ndata %d\n", len(blobs[oid]))
-		b.Write(blobs[oid])
-		b.WriteByte('\n')
-	}
 }
 
 // refit fits the index of each project the sync wrote, when the merge

@@ -487,7 +487,7 @@ func (s *teamSim) pull(t *testing.T, p *teammate, kill time.Duration) (killed bo
 		}
 	}
 	s.counts["pull"]++
-	s.counts["conflict"] += strings.Count(out.String(), "both sides changed the same lines")
+	s.counts["conflict"] += strings.Count(out.String(), "both sides changed one fact")
 	s.logf(t, "%s: pull (%v)\n%s", p.name, err, out.String())
 	if err != nil {
 		s.resolve(t, p, out.String())

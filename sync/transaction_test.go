@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -16,25 +17,47 @@ import (
 // every push (a read-only remote), or removes it.
 func refuse(t *testing.T, bare string, on bool) {
 	t.Helper()
+	hookRemote(t, bare, on, "echo read-only >&2\nexit 1\n")
+}
+
+// hookRemote installs (or removes) a pre-receive hook running script.
+func hookRemote(t *testing.T, bare string, on bool, script string) {
+	t.Helper()
 	hook := filepath.Join(bare, "hooks", "pre-receive")
 	if !on {
 		os.Remove(hook)
 		return
 	}
-	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho read-only >&2\nexit 1\n"), 0o755); err != nil {
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // trySync is a sync whose failure is returned.
 func (m *machine) trySync() (*Result, error) {
-	return Sync(context.Background(), Options{Home: m.home, Projects: []Project{{Dir: m.mem, Root: m.root}}, LockTimeout: 10 * time.Second})
+	o := Options{Home: m.home, Projects: []Project{{Dir: m.mem, Root: m.root}}, LockTimeout: 10 * time.Second}
+	if m.team != "" {
+		o.Projects[0].Identity = teamIdentity
+		return SyncTeam(context.Background(), o, m.team)
+	}
+	return Sync(context.Background(), o)
 }
 
 // TestSyncRefusedPushWritesNothing: four refused pushes leave machine B's
 // memory exactly as it was, and once the remote accepts again, both
 // machines hold both machines' lines in the topic, with no conflict copy.
+// A push whose connection drops (the remote's receive-pack killed in
+// the middle) is the same.
 func TestSyncRefusedPushWritesNothing(t *testing.T) {
+	for name, script := range map[string]string{
+		"refused": "echo read-only >&2\nexit 1\n",
+		"dropped": "kill -9 $PPID\nexit 1\n",
+	} {
+		t.Run(name, func(t *testing.T) { testRefusedPush(t, script) })
+	}
+}
+
+func testRefusedPush(t *testing.T, script string) {
 	bare := bareRemote(t)
 	a, b := newMachine(t, "file://"+bare), newMachine(t, "file://"+bare)
 	f := a.add(t, typesx.Feedback, "Use pnpm", "Use pnpm, not npm.", false)
@@ -44,7 +67,7 @@ func TestSyncRefusedPushWritesNothing(t *testing.T) {
 	a.sync(t)
 	simAppend(t, b, f, "B: corepack pins it.")
 	before := simFiles(t, b)
-	refuse(t, bare, true)
+	hookRemote(t, bare, true, script)
 	for i := 0; i < 4; i++ {
 		if _, err := b.trySync(); err == nil {
 			t.Fatal("a push the remote refused counted as a sync")
@@ -168,5 +191,20 @@ func TestSyncHoldsIncomingCredentials(t *testing.T) {
 	}
 	if got := len(HeldIncoming(a.mem)); got != 2 {
 		t.Errorf("after the remote cleaned one file, %d held, want 2", got)
+	}
+	// Resolved as mine: this machine has no such file, so the remote's
+	// goes at the next sync, and nothing is held any more for it.
+	if _, err := Resolve(memdir.Open(a.mem, memdir.Live), "reference_aws.md", KeepMine); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(Unresolved(a.mem)); got != 1 {
+		t.Errorf("after resolve, %d unresolved, want 1", got)
+	}
+	a.sync(t)
+	if got := remoteFile(t, bare, "reference_aws.md"); got != "" {
+		t.Errorf("the remote still holds the resolved file: %q", got)
+	}
+	if got := len(HeldIncoming(a.mem)); got != 1 {
+		t.Errorf("after the sync, %d held, want 1: %+v", got, HeldIncoming(a.mem))
 	}
 }

@@ -25,9 +25,13 @@ func newMergeDriverCmd(a *app) *cobra.Command {
 .gitattributes names merge=memdir and the repository's config has
 merge.memdir.driver (memdir init registers both for a memory directory
 in a git work tree). MEMORY.md and MEMORY-<type>.md merge by entry,
-topics as text; when both sides changed the same lines of a topic, the
-file keeps ours and theirs is written beside it as
-<name>.conflict-<id>.md. The result replaces OURS, as git expects.
+topics as lists of facts; when both sides changed the same fact of a
+topic, the file keeps ours and theirs is written beside it as
+<name>.conflict-<id>.md. The result replaces OURS, as git expects. A
+file that is not one of memdir's (MEMORY.md, MEMORY-<type>.md,
+<type>_<slug>.md) is handed back to git as a conflict (exit 1), and so
+is a merge whose incoming side holds what looks like a credential (ours
+is kept, nothing of theirs is written).
 
 Example (.git/config):
   [merge "memdir"]
@@ -65,12 +69,19 @@ func runMergeDriver(ctx context.Context, a *app, base, ours, theirs, path string
 	}
 	// git runs drivers at the top of the work tree, where path starts.
 	dir := filepath.Dir(filepath.FromSlash(path))
+	if res.Held != "" {
+		a.warn("%s: %s", path, res.Held)
+		if err := atomicfile.WriteFile(absIn(cwd, ours), res.Merged, 0o644); err != nil {
+			return err
+		}
+		return fmt.Errorf("%s: held back: merge it by hand", path)
+	}
 	if res.Conflict != "" {
 		rel := filepath.Join(dir, res.Conflict)
 		if err := atomicfile.WriteInside(cwd, rel, res.ConflictData, atomicfile.Options{Perm: 0o644}); err != nil {
 			return err
 		}
-		a.warn("%s: both sides changed the same lines; ours stays, theirs is in %s: merge it by hand, then remove it", path, filepath.ToSlash(rel))
+		a.warn("%s: both sides changed one fact; ours stays, theirs is in %s: memdir resolve %s --keep mine|theirs|both", path, filepath.ToSlash(rel), filepath.Base(rel))
 	}
 	if res.Restore != "" {
 		if err := a.restorePaired(cwd, dir, path, res); err != nil {
@@ -85,9 +96,17 @@ func runMergeDriver(ctx context.Context, a *app, base, ours, theirs, path string
 		return err
 	}
 	if !res.Clean {
-		return fmt.Errorf("%s: conflict markers left; resolve them as for any file", path)
+		return fmt.Errorf("%s: not one of memdir's memory files; git's conflict markers are left in it: resolve them as for any file", path)
 	}
 	return nil
+}
+
+// absIn is name, relative to cwd unless absolute.
+func absIn(cwd, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(cwd, name)
 }
 
 // restorePaired writes back the memory git's rename detection paired

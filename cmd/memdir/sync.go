@@ -53,7 +53,7 @@ func (a *app) teamSync(ctx context.Context, ws *workspace) (*memsync.Result, err
 		return nil, fmt.Errorf("team memory: %w", err)
 	}
 	if !existed && tm.dir.Exists() {
-		if err := a.makeTeamDir(root, tm.rel, tm.dir.Path); err != nil {
+		if err := a.makeTeamDir(root, tm.rel, tm.dir.Path, driverTrusted(ws, tm.rel)); err != nil {
 			return nil, err
 		}
 	}

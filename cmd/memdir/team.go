@@ -17,6 +17,7 @@ import (
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
 	"github.com/memdir/memdir/sessionctx"
+	"github.com/memdir/memdir/settings"
 	memsync "github.com/memdir/memdir/sync"
 	"github.com/memdir/memdir/untrusted"
 )
@@ -47,7 +48,7 @@ func teamOutside(rel, root, why string) error {
 // agentConfigDirs are the project directories agents load commands,
 // subagents, rules and instructions from: team memory, which a teammate
 // or a team remote writes, never lives there.
-var agentConfigDirs = []string{".claude", ".codex", ".gemini", ".github", ".cursor", ".agents", ".vscode"}
+var agentConfigDirs = []string{".claude", ".codex", ".gemini", ".amp", ".github", ".cursor", ".agents", ".vscode"}
 
 // sameDir reports whether two directories are one, symbolic links
 // resolved (a committed link can make two settings name one place).
@@ -118,10 +119,28 @@ func joinInside(root, existing, rest, rel string) (string, error) {
 		return "", fmt.Errorf("team memory: %w", err)
 	}
 	dir := filepath.Join(real, rest)
-	if in, err := filepath.Rel(realRoot, dir); err != nil || !filepath.IsLocal(in) {
+	in, err := filepath.Rel(realRoot, dir)
+	if err != nil || !filepath.IsLocal(in) {
 		return "", teamOutside(rel, root, "leads out of the project through a symbolic link")
 	}
-	return dir, nil
+	return dir, refusedPlace(rel, in)
+}
+
+// refusedPlace refuses a team directory whose real place (in, relative
+// to the project's real root, symbolic links followed) is inside .git or
+// an agent's configuration: a link committed as .memdir/team ->
+// ../.claude/agents must not make a teammate's file an agent's command.
+func refusedPlace(rel, in string) error {
+	parts := strings.Split(in, string(filepath.Separator))
+	for _, p := range parts {
+		if strings.EqualFold(p, ".git") {
+			return usagef("team.dir %q leads into .git (%s), which git never commits or shares: set team.dir to a directory of the work tree, such as %s", rel, filepath.ToSlash(in), teamDefault)
+		}
+	}
+	if slices.ContainsFunc(agentConfigDirs, func(d string) bool { return strings.EqualFold(parts[0], d) }) {
+		return usagef("team.dir %q leads into %s (%s), where agents load commands, rules and instructions: set team.dir to a directory of its own, such as %s, and remove any link there", rel, parts[0], filepath.ToSlash(in), teamDefault)
+	}
+	return nil
 }
 
 // team opens the project's team memory, or returns nil when the
@@ -153,7 +172,7 @@ func (a *app) team(ws *workspace, create bool) (*teamMemory, error) {
 		return nil, usagef("team memory %s: %s is not a directory; remove it", rel, memdir.StateDir)
 	}
 	if create {
-		if err := a.makeTeamDir(root, rel, dir); err != nil {
+		if err := a.makeTeamDir(root, rel, dir, driverTrusted(ws, rel)); err != nil {
 			return nil, err
 		}
 	}
@@ -167,8 +186,9 @@ func (a *app) team(ws *workspace, create bool) (*teamMemory, error) {
 
 // makeTeamDir creates the team directory inside root (os.Root refuses a
 // link swapped in on the way) and writes its .gitignore when it has none;
-// with the first .gitignore it registers memdir's merge driver for it.
-func (a *app) makeTeamDir(root, rel, dir string) error {
+// with the first .gitignore it registers memdir's merge driver for it,
+// when register allows (driverTrusted).
+func (a *app) makeTeamDir(root, rel, dir string, register bool) error {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return fmt.Errorf("team memory: %w", err)
@@ -183,6 +203,10 @@ func (a *app) makeTeamDir(root, rel, dir string) error {
 	made, err := memgit.EnsureIgnore(dir)
 	if err != nil || !made {
 		return err
+	}
+	if !register {
+		a.warn("team memory %s: git's merge driver not registered: team.dir comes from the project's settings, which you have not trusted (memdir trust, then memdir init, registers it)", rel)
+		return nil
 	}
 	// A new team directory: git merge and git pull merge its indexes by
 	// entry, as a sync does (the user's own command registers the driver).
@@ -310,4 +334,22 @@ func (a *app) mcpTeam(ws *workspace) mcpserver.TeamOpener {
 		}
 		return &mcpserver.Team{Dir: tm.dir, Rel: tm.rel}, nil
 	}
+}
+
+// driverTrusted reports whether memdir may register its merge driver for
+// the team directory rel: the default one always; another only when
+// team.dir comes from the user's own settings or from project settings
+// the user trusted (memdir trust), so that a clone's team.dir: docs
+// cannot route every docs/*.md of the project to the driver.
+func driverTrusted(ws *workspace, rel string) bool {
+	if filepath.Clean(filepath.FromSlash(rel)) == filepath.FromSlash(teamDefault) {
+		return true
+	}
+	v, ok := ws.settings.Lookup("team.dir")
+	if !ok || v.Origin.Layer != settings.Project {
+		return true
+	}
+	root := firstNonEmpty(ws.repo.WorkTree, ws.repo.Root)
+	data, err := untrusted.ReadFile(ws.settings.File(settings.Project), root, untrusted.MaxSettings)
+	return err == nil && settings.IsTrusted(ws.settings.TrustHome(), root, data)
 }
