@@ -24,9 +24,11 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -72,6 +74,9 @@ type Options struct {
 	// Log receives the server's log lines (standard error); nil discards
 	// them.
 	Log io.Writer
+	// Grace is how long the calls still running may take to answer once
+	// the input has ended or Serve's context is done; DefaultGrace when 0.
+	Grace time.Duration
 }
 
 // Server is an MCP server over one project's memory.
@@ -79,6 +84,7 @@ type Server struct {
 	opts Options
 	mcp  *mcp.Server
 	log  *slog.Logger
+	logw io.Writer
 
 	mu        sync.Mutex
 	rootsGen  int    // bumped by every roots/list_changed
@@ -98,7 +104,7 @@ func New(opts Options) (*Server, error) {
 	if w == nil {
 		w = io.Discard
 	}
-	s := &Server{opts: opts, log: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	s := &Server{opts: opts, logw: w, log: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		cache: memdir.NewCache()}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "memdir", Title: "memdir: project memory", Version: opts.Version},
 		&mcp.ServerOptions{
@@ -114,18 +120,57 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
+// DefaultGrace is how long the calls still running may take to answer
+// once the client has closed its input or ctx is done: as long as a write
+// waits for the memory lock by default (memdir.DefaultLockTimeout).
+const DefaultGrace = memdir.DefaultLockTimeout
+
 // Serve runs one session over in and out (standard input and output) until
-// the client closes in or ctx is done.
+// the client closes in or ctx is done. Either way the calls still running
+// get one grace period (Options.Grace) to answer; a call still running
+// after it is abandoned (the process is expected to exit: every write is
+// crash-safe) and Serve returns nil.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	fl := newFlight()
-	w := &syncWriter{w: out, flight: fl}
-	t := &mcp.IOTransport{Reader: newLineFilter(in, w, fl), Writer: w, MaxLineLength: -1}
-	err := s.mcp.Run(ctx, t)
+	c := newStdioConn(in, out)
+	done := make(chan error, 1)
+	go func() { done <- s.mcp.Run(ctx, stdioTransport{c}) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		err = s.wind(c, done, "a signal asked the server to stop")
+	case <-c.ended:
+		err = s.wind(c, done, "the client closed its input")
+	}
+	if errors.Is(err, errAbandoned) {
+		return nil // calls still run: leave their indexes open
+	}
 	s.closeIndexes()
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
+}
+
+// errAbandoned says the grace period ended with calls still running.
+var errAbandoned = errors.New("calls abandoned")
+
+// wind waits the grace period for the session to end once why happened.
+func (s *Server) wind(c *stdioConn, done <-chan error, why string) error {
+	grace := s.opts.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		c.stop()
+		fmt.Fprintf(s.logw, "memdir: mcp: %s; calls still running %s later are abandoned\n", why, grace)
+		return errAbandoned
+	}
 }
 
 // project opens the project a call works on.

@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
 	"net/url"
 	"path"
@@ -22,15 +23,22 @@ var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Striket
 
 // renderMarkdown renders untrusted markdown to HTML that runs nothing.
 // topicURL turns a link to another topic file into the viewer's page for
-// it.
-func renderMarkdown(src []byte, topicURL func(file string) string) template.HTML {
-	doc := md.Parser().Parse(text.NewReader(src))
-	safeLinks(doc, src, topicURL)
+// it. A file past the caps of boundMarkdown is rendered up to the cut,
+// then a note says why and links to rawURL, the whole file as text.
+func renderMarkdown(src []byte, topicURL func(file string) string, rawURL string) template.HTML {
+	head, cut := boundMarkdown(src)
+	doc := md.Parser().Parse(text.NewReader(head))
+	safeLinks(doc, head, topicURL)
 	var buf bytes.Buffer
-	if err := md.Renderer().Render(&buf, src, doc); err != nil {
-		return template.HTML(template.HTMLEscapeString(string(src)))
+	if err := md.Renderer().Render(&buf, head, doc); err != nil {
+		buf.Reset()
+		buf.WriteString(template.HTMLEscapeString(string(head)))
 	}
-	return template.HTML(buf.String()) //nolint:gosec // raw HTML off, links vetted by safeLinks
+	if cut != nil {
+		fmt.Fprintf(&buf, `<p class="cut">The rest of this file is not shown: %s. <a href="%s">The whole file, as text</a></p>`,
+			template.HTMLEscapeString(cut.Reason), template.HTMLEscapeString(rawURL))
+	}
+	return template.HTML(buf.String()) //nolint:gosec // raw HTML off, links vetted by safeLinks, the note escaped
 }
 
 // safeLinks rewrites the links and images of doc: a link to a topic file

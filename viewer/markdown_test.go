@@ -57,7 +57,7 @@ func TestRenderMarkdown(t *testing.T) {
 		{"| a | b |\n|---|---|\n| 1 | 2 |", []string{"<table>"}},
 	}
 	for _, tc := range tests {
-		got := string(renderMarkdown([]byte(tc.in), topicLink))
+		got := string(renderMarkdown([]byte(tc.in), topicLink, "/raw"))
 		for _, w := range tc.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("render %q = %q; want %q in it", tc.in, got, w)
@@ -78,7 +78,7 @@ func FuzzRenderMarkdown(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		got := string(renderMarkdown([]byte(src), topicLink))
+		got := string(renderMarkdown([]byte(src), topicLink, "/raw"))
 		for _, p := range inertProblems(got) {
 			t.Fatalf("render %q: %s\n%s", src, p, got)
 		}

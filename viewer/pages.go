@@ -63,7 +63,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			full.Del("partial")
 			sd.All = pg.Bare("search") + "?" + full.Encode()
 		}
-		sd.Hits = hits
+		sd.Hits = withoutCopyHits(hits)
 	}
 	if partial {
 		s.tmpl.render(w, http.StatusOK, "search", "results", pg)

@@ -25,6 +25,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /p/{id}/stream", s.stream)
 	mux.HandleFunc("GET /p/{id}/search", s.search)
 	mux.HandleFunc("GET /p/{id}/topic/{file}", s.topic)
+	mux.HandleFunc("GET /p/{id}/topic/{file}/raw", s.rawTopic)
+	mux.HandleFunc("GET /p/{id}/report/{name}/raw", s.rawReport)
 	mux.HandleFunc("GET /p/{id}/topic/{file}/edit", s.editForm)
 	mux.HandleFunc("POST /p/{id}/topic/{file}/edit", s.edit)
 	mux.HandleFunc("POST /p/{id}/topic/{file}/forget", s.forget)

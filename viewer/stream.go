@@ -37,6 +37,8 @@ type streamData struct {
 	Pending []dailylog.Entry
 	Waiting int
 	Dreams  []dreamReport
+	// Conflicts are the conflict copies waiting to be resolved.
+	Conflicts []conflict
 }
 
 type dreamReport struct {
@@ -78,6 +80,7 @@ func (s *Server) streamOf(ctx context.Context, pg *page) (*streamData, error) {
 			evs = append(evs, e)
 		}
 	}
+	evs = withoutCopies(evs)
 	newestFirst(evs)
 	if len(evs) > streamEvents {
 		sd.More = len(evs) - streamEvents
@@ -86,6 +89,7 @@ func (s *Server) streamOf(ctx context.Context, pg *page) (*streamData, error) {
 	sd.Events = evs
 	sd.Pending, sd.Waiting = pendingEntries(d.Path)
 	sd.Dreams = s.dreamReports(pg, d.Path)
+	sd.Conflicts = conflicts(d)
 	return sd, nil
 }
 
@@ -141,7 +145,7 @@ func (s *Server) dreamReports(pg *page, dir string) []dreamReport {
 		if err != nil {
 			continue
 		}
-		out = append(out, dreamReport{Name: strings.TrimSuffix(n, ".md"), Body: renderMarkdown(data, pg.topicURL)})
+		out = append(out, dreamReport{Name: strings.TrimSuffix(n, ".md"), Body: renderMarkdown(data, pg.topicURL, pg.Link("report", strings.TrimSuffix(n, ".md"), "raw"))})
 	}
 	return out
 }

@@ -15,7 +15,7 @@ import (
 var assets embed.FS
 
 // pageNames are the templates under assets/ that fill the layout.
-var pageNames = []string{"stream", "search", "topic", "edit", "index", "stats", "error"}
+var pageNames = []string{"stream", "search", "topic", "conflict", "edit", "index", "stats", "error"}
 
 // templates holds one template set per page, each the layout plus the
 // page's content.

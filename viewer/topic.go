@@ -28,6 +28,7 @@ type topicData struct {
 	Place       string
 	Line        string
 	Links       []string // topic files this one links to
+	Conflicts   []conflict
 	Git         bool
 	History     []change
 	HistoryErr  string
@@ -42,6 +43,10 @@ type change struct {
 func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
 	pg, file, ok := s.startTopic(w, r)
 	if !ok {
+		return
+	}
+	if topic, ok := memdir.ConflictCopy(file); ok {
+		s.conflictPage(w, pg, file, topic)
 		return
 	}
 	d := pg.Project.Dir
@@ -92,8 +97,9 @@ func (s *Server) fillTopic(pg *page, td *topicData, data []byte) error {
 			td.Links = append(td.Links, file)
 		}
 		return pg.topicURL(file)
-	})
+	}, pg.Link("topic", td.File, "raw"))
 	td.Place, td.Line = indexPlace(pg.Project.Dir, td.File)
+	td.Conflicts = conflictsOf(pg.Project.Dir, td.File)
 	// A person looked at the topic: it counts as recalled, as `memdir
 	// show` counts it. Counts are derived data and never fail a page.
 	_ = search.Open(pg.Project.Dir).Recall(td.File)

@@ -3,13 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -64,48 +62,10 @@ func runMCP(ctx context.Context, a *app) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	gone := make(chan struct{})
-	in := &eofReader{r: a.in, eof: gone}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, in, a.out) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	case <-gone:
-	}
-	// The client went away or asked the server to stop: calls still
-	// running get a bounded time to answer, then the process ends
-	// whatever they are doing (a write in progress is crash-safe).
-	t := time.NewTimer(mcpGrace)
-	defer t.Stop()
-	select {
-	case err := <-done:
-		return err
-	case <-t.C:
-		fmt.Fprintf(a.errw, "memdir: mcp: calls still running %s after the client left; exiting\n", mcpGrace)
-		return nil
-	}
-}
-
-// mcpGrace is how long calls still running may take once the client has
-// gone or a signal asked the server to stop.
-const mcpGrace = 3 * time.Second
-
-// eofReader closes eof once its reader has ended (the client closed its
-// end of the pipe, or died).
-type eofReader struct {
-	r    io.Reader
-	eof  chan struct{}
-	once sync.Once
-}
-
-func (e *eofReader) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err != nil {
-		e.once.Do(func() { close(e.eof) })
-	}
-	return n, err
+	// The first signal lets calls still running answer (Serve's grace);
+	// a second one ends the process at once.
+	context.AfterFunc(ctx, stop)
+	return srv.Serve(ctx, a.in, a.out)
 }
 
 // mcpOpener resolves the project of each call the way every command does

@@ -2,7 +2,10 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -65,21 +68,39 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// TestLineFilter: good lines reach the SDK one per line, bad ones are
+// readAll reads messages from c until the end of its input.
+func readAll(t *testing.T, c *stdioConn) []jsonrpc.Message {
+	t.Helper()
+	var msgs []jsonrpc.Message
+	for {
+		msg, err := c.Read(context.Background())
+		if err == io.EOF {
+			return msgs
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs, msg)
+	}
+}
+
+// TestStdioLines: good lines reach the SDK one message each, bad ones are
 // answered, blank ones dropped, and an over-long line is answered and
 // skipped without losing the next one.
-func TestLineFilter(t *testing.T) {
+func TestStdioLines(t *testing.T) {
 	good := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	long := `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"` + strings.Repeat("a", MaxMessageBytes) + `"}}`
 	in := "\r\n" + good + "\r\n\n  garbage\n" + long + "\n" + good + "\n" + good // the last line has no newline
 	var out bytes.Buffer
-	f := newLineFilter(strings.NewReader(in), &syncWriter{w: &out}, newFlight())
-	got, err := io.ReadAll(f)
-	if err != nil {
-		t.Fatal(err)
+	c := newStdioConn(strings.NewReader(in), &out)
+	msgs := readAll(t, c)
+	if len(msgs) != 3 {
+		t.Fatalf("passed on %d messages, want 3", len(msgs))
 	}
-	if want := strings.Repeat(good+"\n", 3); string(got) != want {
-		t.Errorf("passed on %q, want %q", got, want)
+	for _, m := range msgs {
+		if r, ok := m.(*jsonrpc.Request); !ok || r.Method != "notifications/initialized" {
+			t.Errorf("passed on %#v", m)
+		}
 	}
 	lines := bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n"))
 	if len(lines) != 2 {
@@ -93,31 +114,33 @@ func TestLineFilter(t *testing.T) {
 	}
 }
 
-func TestFixCode(t *testing.T) {
+// TestWithCode: an error answer the SDK would send with code 0 goes out
+// with the code JSON-RPC asks for; any other answer goes out as it is.
+func TestWithCode(t *testing.T) {
+	id, _ := jsonrpc.MakeID(float64(4))
 	for _, tc := range []struct {
-		in   string
+		err  error
 		code int64
 	}{
-		{`{"jsonrpc":"2.0","id":4,"error":{"code":0,"message":"handling 'initialize': unmarshaling \"x\""}}`, jsonrpc.CodeInvalidParams},
-		{`{"jsonrpc":"2.0","id":5,"error":{"code":0,"message":"method \"x\" is invalid during session initialization"}}`, jsonrpc.CodeInvalidRequest},
+		{errors.New(`handling 'initialize': unmarshaling "x"`), jsonrpc.CodeInvalidParams},
+		{errors.New(`method "x" is invalid during session initialization`), jsonrpc.CodeInvalidRequest},
+		{&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "no"}, jsonrpc.CodeMethodNotFound},
+		{fmt.Errorf("wrapped: %w", &jsonrpc.Error{Code: -32001, Message: "x"}), -32001},
 	} {
-		var w bytes.Buffer
-		if _, err := (&syncWriter{w: &w}).Write([]byte(tc.in + "\n")); err != nil {
+		var out bytes.Buffer
+		c := newStdioConn(strings.NewReader(""), &out)
+		if err := c.Write(context.Background(), &jsonrpc.Response{ID: id, Error: tc.err}); err != nil {
 			t.Fatal(err)
 		}
-		if r := decodeReply(t, w.Bytes()); r.Error.Code != tc.code || !bytes.HasSuffix(w.Bytes(), []byte("}\n")) {
-			t.Errorf("%s written as %s, want code %d", tc.in, w.Bytes(), tc.code)
+		if r := decodeReply(t, out.Bytes()); r.Error.Code != tc.code || string(r.ID) != "4" || !bytes.HasSuffix(out.Bytes(), []byte("}\n")) {
+			t.Errorf("%v written as %s, want code %d", tc.err, out.Bytes(), tc.code)
 		}
 	}
-	// Anything else goes out byte for byte, even text that looks like it.
-	for _, s := range []string{
-		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"\"error\":{\"code\":0,"}]}}` + "\n",
-		`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}` + "\n",
-	} {
-		var w bytes.Buffer
-		if _, err := (&syncWriter{w: &w}).Write([]byte(s)); err != nil || w.String() != s {
-			t.Errorf("%s written as %s", s, w.String())
-		}
+	var out bytes.Buffer
+	c := newStdioConn(strings.NewReader(""), &out)
+	ok := &jsonrpc.Response{ID: id, Result: json.RawMessage(`{"text":"\"error\":{\"code\":0,"}`)}
+	if err := c.Write(context.Background(), ok); err != nil || out.String() != `{"jsonrpc":"2.0","id":4,"result":{"text":"\"error\":{\"code\":0,"}}`+"\n" {
+		t.Errorf("a result written as %s (%v)", out.String(), err)
 	}
 }
 
@@ -155,32 +178,28 @@ func FuzzCheck(f *testing.F) {
 	})
 }
 
-// TestDrain: at the end of the input, the filter waits for the calls in
-// flight to be answered (or cancelled) before it reports the end.
+// TestDrain: at the end of the input, Read waits for the calls in flight
+// to be answered (or cancelled) before it reports the end.
 func TestDrain(t *testing.T) {
 	in := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":"b","method":"ping"}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b"}}` + "\n"
-	fl := newFlight()
 	var out bytes.Buffer
-	w := &syncWriter{w: &out, flight: fl}
-	f := newLineFilter(strings.NewReader(in), w, fl)
-	// Read the three lines as the SDK would, then wait for the end.
-	var got []byte
-	buf := make([]byte, 1<<10)
-	for bytes.Count(got, []byte("\n")) < 3 {
-		n, err := f.Read(buf)
-		if err != nil {
+	c := newStdioConn(strings.NewReader(in), &out)
+	ctx := context.Background()
+	for range 3 {
+		if _, err := c.Read(ctx); err != nil {
 			t.Fatalf("read: %v", err)
 		}
-		got = append(got, buf[:n]...)
 	}
 	ended := make(chan error)
 	go func() {
-		_, err := f.Read(buf)
+		_, err := c.Read(ctx)
 		ended <- err
 	}()
+	<-c.ended // the input has ended; the read waits for call 1
 	// The server's own request with the same id does not end the call.
-	if _, err := w.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"roots/list"}` + "\n")); err != nil {
+	id, _ := jsonrpc.MakeID(float64(1))
+	if err := c.Write(ctx, &jsonrpc.Request{ID: id, Method: "roots/list"}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -188,7 +207,7 @@ func TestDrain(t *testing.T) {
 		t.Fatalf("the input ended (%v) with call 1 unanswered", err)
 	default:
 	}
-	if _, err := w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n")); err != nil {
+	if err := c.Write(ctx, &jsonrpc.Response{ID: id, Result: json.RawMessage(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-ended; err != io.EOF {
