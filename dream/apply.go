@@ -21,6 +21,10 @@ import (
 type applier struct {
 	dir   string
 	crash *crashHook
+	// replay is set while finishing a crashed dream's journal, whose
+	// writes may be done already; a dream's own journal writes files
+	// that hold what it read (each write's guard checks).
+	replay bool
 
 	mu      sync.Mutex
 	written []string // memory files written since takeWritten
@@ -67,11 +71,15 @@ func (a *applier) abs(rel string) string { return filepath.Join(a.dir, filepath.
 // refuses a file that is no longer what the dream read (an error
 // wrapping atomicfile.ErrChanged).
 func (a *applier) write(op fileOp) error {
-	if cur, err := atomicfile.ReadInside(a.dir, op.Path); err == nil && bytes.Equal(cur, []byte(op.Data)) {
-		return nil
+	if a.replay || op.Guard == nil {
+		if cur, err := atomicfile.ReadInside(a.dir, op.Path); err == nil && bytes.Equal(cur, []byte(op.Data)) {
+			return nil
+		}
 	}
-	if err := atomicfile.MkdirAllInside(a.dir, path.Dir(op.Path), 0o755); err != nil {
-		return fmt.Errorf("dream: %w", err)
+	if d := path.Dir(op.Path); d != "." {
+		if err := atomicfile.MkdirAllInside(a.dir, d, 0o755); err != nil {
+			return fmt.Errorf("dream: %w", err)
+		}
 	}
 	o := atomicfile.Options{Perm: 0o644}
 	if op.Guard != nil {

@@ -242,8 +242,15 @@ func (b *builtin) appendFact(w *work, text string, at time.Time) {
 }
 
 // result returns the topics after distilling: every topic, and which of
-// them changed.
-func (b *builtin) result() []*work { return b.works }
+// them changed. The terms that matched entries to them are let go: the
+// plan needs none, and they are most of a dream's memory.
+func (b *builtin) result() []*work {
+	b.postings, b.facts, b.byName = nil, nil, nil
+	for _, w := range b.works {
+		w.words, w.name, w.facts, w.refs = nil, nil, nil, nil
+	}
+	return b.works
+}
 
 // distilled returns the entries the result holds: all but the deferred.
 func (b *builtin) distilled(entries []Entry) []Entry {

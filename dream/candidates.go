@@ -72,7 +72,11 @@ func (x *factIndex) candidates(e memdir.Terms, textLen int) []*fact {
 		return len(x.plain[t])
 	}
 	terms := rarestFirst(e, false, df)
-	hits := map[*fact]hit{}
+	if x.hits == nil {
+		x.hits = map[*fact]hit{}
+	}
+	hits := x.hits
+	clear(hits)
 	visit := func(list []*fact, t string) {
 		for _, f := range list {
 			h := hits[f]
@@ -104,10 +108,14 @@ func (x *factIndex) candidates(e memdir.Terms, textLen int) []*fact {
 		h.exact = true
 		hits[f] = h
 	}
-	for _, t := range terms[common:] {
-		visitNew(hits, newest(x.plain[t]), e, t)
+	// A fact no rare term found shares only common terms with the entry,
+	// at least minShared of them, so it holds one of all but the
+	// commonest minShared-1: the newest facts of those are counted.
+	rest := terms[common:]
+	for _, t := range rest[:max(0, len(rest)-minShared+1)] {
+		countCommon(hits, newest(x.plain[t]), e, rest)
 		if num == "" {
-			visitNew(hits, newest(x.numbers[t]), e, t)
+			countCommon(hits, newest(x.numbers[t]), e, rest)
 		}
 	}
 	var out []*fact
@@ -126,16 +134,20 @@ func (x *factIndex) candidates(e memdir.Terms, textLen int) []*fact {
 	return out
 }
 
-// visitNew counts the common term t for the facts of list that no rare
-// term found (those are counted already).
-func visitNew(hits map[*fact]hit, list []*fact, e memdir.Terms, t string) {
+// countCommon counts the common terms the facts of list share with the
+// entry e, for those not counted yet.
+func countCommon(hits map[*fact]hit, list []*fact, e memdir.Terms, common []string) {
 	for _, f := range list {
-		h := hits[f]
-		if h.exact {
+		if hits[f].exact {
 			continue
 		}
-		h.distinct++
-		h.shared += min(e[t], f.full[t])
+		h := hit{exact: true}
+		for _, t := range common {
+			if n := f.full[t]; n > 0 {
+				h.distinct++
+				h.shared += min(e[t], n)
+			}
+		}
 		hits[f] = h
 	}
 }

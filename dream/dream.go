@@ -286,7 +286,10 @@ func finishCrashed(d *memdir.Dir, app *applier, j *journal) ([]string, error) {
 		note := fmt.Sprintf("a dream interrupted by a crash was not finished: %s changed since; its entries are distilled again", f)
 		return []string{note}, app.remove(journalPath, nil)
 	}
-	if err := app.apply(j); err != nil {
+	app.replay = true
+	err := app.apply(j)
+	app.replay = false
+	if err != nil {
 		return nil, fmt.Errorf("finish the dream a crash interrupted: %w", err)
 	}
 	if err := d.Changed(memdir.Change{Paths: j.Paths, Message: j.Message + " (finished after a crash)"}); err != nil {

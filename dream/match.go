@@ -55,6 +55,7 @@ type factIndex struct {
 	plain   map[string][]*fact // term -> facts without numbers
 	numbers map[string][]*fact // term -> facts with numbers
 	byNum   map[string][]*fact // number -> facts holding it
+	hits    map[*fact]hit      // candidates' scratch, reused
 }
 
 func (x *factIndex) add(f *fact) {

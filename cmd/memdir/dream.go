@@ -53,6 +53,9 @@ func runDream(ctx context.Context, a *app, opts dreamOptions) error {
 	if err != nil {
 		return err
 	}
+	// A dream holds every topic's terms: the default pace of the garbage
+	// collector keeps its peak near twice that, not five times.
+	longRunning()
 	rep, err := dream.Run(ctx, dream.Options{
 		Dir:              ws.dir,
 		Wall:             a.wall,
