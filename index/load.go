@@ -85,16 +85,16 @@ func (v View) DroppedNote(max int) string {
 
 // measured is an index measured against caps.
 type measured struct {
-	text      string // the index past its frontmatter, trimmed
-	lead      int    // lines stripped or trimmed away before it
-	lines     int    // lines of text, split at "\n"
-	units     int    // UTF-16 code units of text
-	kept      string // what is loaded, before the warning
+	text  string // the index past its frontmatter, trimmed
+	lead  int    // lines stripped or trimmed away before it
+	lines int    // lines of text, split at "\n"
+	units int    // UTF-16 code units of text
+	kept  string // what is loaded, before the warning
 	// origin maps line k of text to its line in the raw index, when
 	// comment blocks were stripped; nil when text's lines are raw's
 	// from lead on.
-	origin []int
-	half      bool   // the size cut split a surrogate pair: its high half was kept, and is dropped
+	origin    []int
+	half      bool // the size cut split a surrogate pair: its high half was kept, and is dropped
 	truncated bool
 }
 
