@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/memdir/memdir/settings"
 )
 
 // Agents are the agents setup knows, in the order help lists them.
@@ -256,8 +259,8 @@ const CodexSessionEndTimeout = 3
 // Codex: [mcp_servers.memdir] in config.toml (~/.codex or CODEX_HOME for
 // the user, .codex/ in a trusted project) and hooks in hooks.json beside it.
 // Codex starts an MCP server with a bare environment: env_vars passes
-// memdir's own variables through when the person set them, so the server
-// opens the memory the hooks open.
+// every variable memdir reads (EnvVars) through when the person set it, so
+// the server opens the memory the hooks open, team memory included.
 func codexTargets(o Options, codexHome string) []target {
 	dir := codexHome
 	if !o.User {
@@ -267,7 +270,7 @@ func codexTargets(o Options, codexHome string) []target {
 		"[mcp_servers.memdir]\n" +
 		"command = " + tomlQuote(o.Program) + "\n" +
 		"args = [\"mcp\"]\n" +
-		"env_vars = [\"MEMDIR_HOME\", \"MEMDIR_DIR\"]\n" +
+		"env_vars = " + tomlList(EnvVars()) + "\n" +
 		"# <<< memdir setup\n"
 	return []target{
 		{path: filepath.Join(dir, "config.toml"), format: "toml", fence: tomlFence, block: block},
@@ -412,4 +415,27 @@ func Hints(agent string, user bool) []string {
 		}
 	}
 	return nil
+}
+
+// EnvVars are the environment variables memdir reads: its home, directory,
+// managed files and clock, and the variable of every setting
+// (MEMDIR_MODE, MEMDIR_TEAM_DIR, MEMDIR_LOCK_TIMEOUT, ...), sorted.
+func EnvVars() []string {
+	names := []string{"MEMDIR_HOME", "MEMDIR_DIR", "MEMDIR_MANAGED_CONFIG", "MEMDIR_MANAGED_INSTRUCTIONS", "MEMDIR_NOW"}
+	for _, k := range settings.Keys() {
+		if k.Env != "" {
+			names = append(names, k.Env)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// tomlList writes strings as a TOML array on one line.
+func tomlList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = tomlQuote(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
 }
