@@ -251,39 +251,6 @@ func claudeLocalSettings(o Options) []setting {
 	return out
 }
 
-// CodexSessionEndTimeout is the longest SessionEnd hook Codex runs, in
-// seconds: it clamps a longer timeout to this and warns on every run.
-const CodexSessionEndTimeout = 3
-
-// Codex: [mcp_servers.memdir] in config.toml (~/.codex or CODEX_HOME for
-// the user, .codex/ in a trusted project) and hooks in hooks.json beside it.
-// Codex starts an MCP server with a bare environment: env_vars passes
-// memdir's own variables through when the person set them, so the server
-// opens the memory the hooks open.
-func codexTargets(o Options, codexHome string) []target {
-	dir := codexHome
-	if !o.User {
-		dir = filepath.Join(o.Root, ".codex")
-	}
-	block := "# >>> memdir setup: managed block; `memdir setup codex --undo` removes it\n" +
-		"[mcp_servers.memdir]\n" +
-		"command = " + tomlQuote(o.Program) + "\n" +
-		"args = [\"mcp\"]\n" +
-		"env_vars = [\"MEMDIR_HOME\", \"MEMDIR_DIR\"]\n" +
-		"# <<< memdir setup\n"
-	return []target{
-		{path: filepath.Join(dir, "config.toml"), format: "toml", fence: tomlFence, block: block},
-		{path: filepath.Join(dir, "hooks.json"), format: "json", hooks: []hookSpec{
-			{event: "SessionStart", matcher: "startup|clear|compact", sub: contextArgs("codex"), timeout: 30},
-			{event: "UserPromptSubmit", sub: captureArgs, timeout: 30},
-			{event: "PreCompact", sub: captureArgs, timeout: 30},
-			{event: "SessionEnd", sub: captureArgs, timeout: CodexSessionEndTimeout},
-		}},
-	}
-}
-
-var tomlFence = fence{begin: "# >>> memdir setup", end: "# <<< memdir setup"}
-
 // Gemini CLI: mcpServers and hooks in one settings.json (.gemini/ in the
 // project, ~/.gemini/ for the user, GEMINI_CLI_HOME replacing ~). Hook
 // timeouts are in milliseconds; BeforeAgent carries the prompt and
@@ -306,25 +273,6 @@ func geminiTargets(o Options, geminiDir string) []target {
 			{event: "PreCompress", sub: captureArgs, timeout: 30000},
 			{event: "SessionEnd", sub: captureArgs, timeout: 30000},
 		}}}
-}
-
-// tomlQuote writes s as a TOML basic string.
-func tomlQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, "\\u%04X", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // hookCommand is the shell command line of a hook: the program, quoted

@@ -55,6 +55,9 @@ func (f fence) put(path, src, block string) (string, error) {
 		return "", err
 	}
 	if ok {
+		if strings.Contains(firstLine(src[start:end]), noFinalNewline) {
+			block = markNoFinalNewline(block)
+		}
 		return src[:start] + block + src[end:], nil
 	}
 	nl := lineEnding(src)
@@ -64,9 +67,37 @@ func (f fence) put(path, src, block string) (string, error) {
 	case strings.HasSuffix(src, "\r"):
 		src += "\n" // completes a CRLF line ending, as lineEnding assumed
 	case !strings.HasSuffix(src, "\n"):
+		// The file's last line had no line break: setup adds one, and says
+		// so in its begin line, so that undo takes it out again.
 		src += nl
+		block = markNoFinalNewline(block)
 	}
 	return src + nl + block, nil
+}
+
+// noFinalNewline marks a block put after a last line that had no line
+// break.
+const noFinalNewline = " (the line before had no final newline)"
+
+// markNoFinalNewline adds the mark to the block's begin line: before the
+// closing "-->" of a markdown comment, else at its end.
+func markNoFinalNewline(block string) string {
+	first := firstLine(block)
+	line := strings.TrimRight(first, "\r")
+	if rest, ok := strings.CutSuffix(line, " -->"); ok {
+		line = rest + noFinalNewline + " -->"
+	} else {
+		line += noFinalNewline
+	}
+	return line + first[len(strings.TrimRight(first, "\r")):] + block[len(first):]
+}
+
+// firstLine is s up to its first "\n" (without it).
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // remove takes the block out again, with the blank line put added before
@@ -80,6 +111,9 @@ func (f fence) remove(path, src string) (string, bool, error) {
 	nl := lineEnding(src)
 	if rest, ok := strings.CutSuffix(before, nl); ok && strings.HasSuffix(rest, "\n") {
 		before = rest
+	}
+	if strings.Contains(firstLine(src[start:end]), noFinalNewline) && end == len(src) {
+		before = strings.TrimSuffix(before, nl)
 	}
 	return before + src[end:], true, nil
 }

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/memdir/memdir/settings"
 )
 
 // fixture copies testdata/agents/<from> to dir/<to>.
@@ -322,6 +325,62 @@ func TestClaudeMemoryDirMoves(t *testing.T) {
 			got, _ = os.ReadFile(local)
 			if tc.moved && strings.Contains(string(got), "autoMemoryDirectory") || !tc.moved && string(got) != src {
 				t.Errorf("settings.local.json after undo:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestCodexEnvVars: every variable memdir reads, a setting's among them,
+// reaches Codex's MCP server (MEMDIR_TEAM_DIR, MEMDIR_MODE,
+// MEMDIR_LOCK_TIMEOUT were once missing: team memory then went unseen).
+func TestCodexEnvVars(t *testing.T) {
+	ts, err := targets(options("codex", false, "/home/u", "/src/app"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := ts[0].block
+	for _, k := range settings.Keys() {
+		if k.Env != "" && !strings.Contains(block, quote(k.Env)) {
+			t.Errorf("env_vars lacks %s:\n%s", k.Env, block)
+		}
+	}
+	for _, name := range []string{"MEMDIR_HOME", "MEMDIR_DIR", "MEMDIR_TEAM_DIR", "MEMDIR_MODE", "MEMDIR_LOCK_TIMEOUT"} {
+		if !strings.Contains(block, quote(name)) {
+			t.Errorf("env_vars lacks %s", name)
+		}
+	}
+}
+
+// TestUndoWithoutFinalNewline: a file whose last line had no line break
+// comes back byte for byte after setup and undo (Codex's TOML, Amp's
+// markdown), and a second setup changes nothing.
+func TestUndoWithoutFinalNewline(t *testing.T) {
+	for _, tc := range []struct{ agent, file, src string }{
+		{"codex", ".codex/config.toml", "model = \"o4\"\n[tools]\nweb_search = true"},
+		{"codex", ".codex/config.toml", "model = \"o4\"\r\n[tools]\r\nweb_search = true"},
+		{"amp", "AGENTS.md", "# Project\n\nUse make."},
+	} {
+		t.Run(tc.agent+" "+strconv.Quote(tc.src[len(tc.src)-4:]), func(t *testing.T) {
+			base := t.TempDir()
+			home, root := filepath.Join(base, "home"), filepath.Join(base, "app")
+			path := filepath.Join(root, tc.file)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			o := options(tc.agent, false, home, root)
+			applyAll(t, o, filepath.Join(base, "backups"))
+			once, _ := os.ReadFile(path)
+			applyAll(t, o, filepath.Join(base, "backups"))
+			if twice, _ := os.ReadFile(path); string(twice) != string(once) {
+				t.Errorf("a second setup changed the file:\n%q\n%q", once, twice)
+			}
+			o.Undo = true
+			applyAll(t, o, filepath.Join(base, "backups"))
+			if got, _ := os.ReadFile(path); string(got) != tc.src {
+				t.Errorf("after undo %q, want %q", got, tc.src)
 			}
 		})
 	}

@@ -31,6 +31,9 @@ func Detect(path string) (Kind, error) {
 		}
 		return "", &InputError{Msg: fmt.Sprintf("read %s: %v", path, err), Err: err}
 	}
+	if filepath.Base(path) == "MEMORY.md" && strings.Contains(filepath.ToSlash(path), "/.gemini/") {
+		return Gemini, nil
+	}
 	if k := detectFile(filepath.Base(path), head); k != "" {
 		return k, nil
 	}
@@ -69,6 +72,9 @@ func detectFile(name string, data []byte) Kind {
 }
 
 func detectDir(path string) (Kind, error) {
+	if strings.Contains(filepath.ToSlash(path)+"/", "/.gemini/") {
+		return Gemini, nil // ~/.gemini, or a private project memory folder in it
+	}
 	if dirs, err := ClaudeDirs(path); err == nil && len(dirs) > 0 {
 		return Claude, nil
 	}

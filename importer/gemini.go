@@ -6,22 +6,37 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/untrusted"
 )
 
-// Gemini CLI (0.61.0, packages/core/src/tools/memoryTool.ts): save_memory
-// appends "- <fact>" under the heading "## Gemini Added Memories" of the
-// user's GEMINI.md (~/.gemini/GEMINI.md, or the file named by
-// context.fileName); the section runs to the next "\n## ". PATH is that
-// file, or a directory holding GEMINI.md.
+// Gemini CLI keeps memory two ways:
+//
+//   - releases with the save_memory tool appended "- <fact>" under the
+//     heading "## Gemini Added Memories" of the user's GEMINI.md
+//     (~/.gemini/GEMINI.md); the section runs to the next "\n## ". The
+//     section stays in the files of everyone who used them. PATH is that
+//     file, or a directory holding it.
+//   - 0.61.0 has no save_memory (prompts/snippets.js: "There is no
+//     save_memory tool"): the model edits a private project memory folder,
+//     ~/.gemini/tmp/<project>/memory/ (config/storage.js), whose MEMORY.md
+//     index Gemini loads (utils/memoryDiscovery.js): brief facts written
+//     straight into it as bullets, detail in sibling notes behind
+//     "- [Title](note.md)" pointers. PATH is that folder, or its MEMORY.md.
 
 // GeminiHeader is the heading Gemini CLI's save_memory writes under.
 const GeminiHeader = "## Gemini Added Memories"
 
 func readGemini(path string) ([]Memory, []Skip, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		if _, err := os.Stat(filepath.Join(path, "GEMINI.md")); err != nil {
+			return readGeminiFolder(filepath.Join(path, index.IndexName))
+		}
 		path = filepath.Join(path, "GEMINI.md")
+	}
+	if filepath.Base(path) == index.IndexName {
+		return readGeminiFolder(path)
 	}
 	data, err := untrusted.ReadFile(path, "", MaxFile)
 	if err != nil {
@@ -87,4 +102,43 @@ func nameOf(text string) string {
 		return "Imported memory"
 	}
 	return memdir.Shorten(name, 60)
+}
+
+// readGeminiFolder reads Gemini CLI 0.61's private project memory: each
+// fact written into MEMORY.md is a memory; each pointer entry brings in
+// the note it points at (inside the folder), named by its title.
+func readGeminiFolder(indexPath string) ([]Memory, []Skip, error) {
+	dir := filepath.Dir(indexPath)
+	data, err := untrusted.ReadFile(indexPath, dir, MaxFile)
+	if err != nil {
+		return nil, nil, &InputError{Msg: fmt.Sprintf("read %s: %v", indexPath, err), Err: err}
+	}
+	var mems []Memory
+	var skips []Skip
+	for _, l := range index.Parse(data).Lines {
+		src := fmt.Sprintf("%s:%d", indexPath, l.No)
+		if e := l.Entry; e != nil {
+			note := filepath.Join(dir, filepath.FromSlash(e.File))
+			body, err := untrusted.ReadFile(note, dir, MaxFile)
+			if err != nil {
+				skips = append(skips, Skip{Source: src, Reason: "the note it points at is " + unreadable(err)})
+				continue
+			}
+			text := strings.TrimSpace(string(body))
+			if e.Hook != "" && !strings.Contains(text, e.Hook) {
+				text = e.Hook + "\n\n" + text
+			}
+			mems = append(mems, Memory{Source: note, Name: e.Title, Description: e.Hook, Text: text})
+			continue
+		}
+		t := strings.TrimSpace(l.Raw)
+		f, ok := strings.CutPrefix(t, "- ")
+		if !ok {
+			f, ok = strings.CutPrefix(t, "* ")
+		}
+		if f = strings.TrimSpace(f); ok && f != "" {
+			mems = append(mems, Memory{Source: src, Name: nameOf(f), Text: f})
+		}
+	}
+	return mems, skips, nil
 }

@@ -50,9 +50,9 @@ type View struct {
 // "\n" and control and format characters are dropped (Scrub). A zero
 // limit means the default.
 //
-// Not followed: Claude also drops HTML comment blocks before measuring
-// (memdir's owner of that rule, instructions.StripComments, sits above
-// this package), and it escapes its own reserved tags in the text.
+// Before measuring, HTML comment blocks are dropped as Claude does
+// (stripComments). Not followed: Claude escapes its own reserved tags in
+// the text.
 func Load(data []byte, caps Caps) View {
 	caps = caps.orDefault()
 	m := measureText(string(data), caps)
@@ -85,23 +85,39 @@ func (v View) DroppedNote(max int) string {
 
 // measured is an index measured against caps.
 type measured struct {
-	text      string // the index past its frontmatter, trimmed
-	lead      int    // lines stripped or trimmed away before it
-	lines     int    // lines of text, split at "\n"
-	units     int    // UTF-16 code units of text
-	kept      string // what is loaded, before the warning
-	half      bool   // the size cut split a surrogate pair: its high half was kept, and is dropped
+	text  string // the index past its frontmatter, trimmed
+	lead  int    // lines stripped or trimmed away before it
+	lines int    // lines of text, split at "\n"
+	units int    // UTF-16 code units of text
+	kept  string // what is loaded, before the warning
+	// origin maps line k of text to its line in the raw index, when
+	// comment blocks were stripped; nil when text's lines are raw's
+	// from lead on.
+	origin    []int
+	half      bool // the size cut split a surrogate pair: its high half was kept, and is dropped
 	truncated bool
 }
 
 func measureText(raw string, caps Caps) measured {
 	body := frontmatter.StripClaude(raw)
-	text := TrimJS(body)
+	stripped, origin := stripComments(body)
+	text := TrimJS(stripped)
 	m := measured{text: text, lines: countSplit(text), units: utf16Len(text)}
 	if text == "" {
 		m.lines = 0
 	}
-	m.lead = strings.Count(raw[:len(raw)-len(strings.TrimLeftFunc(body, isJSSpace))], "\n")
+	if origin == nil {
+		m.lead = strings.Count(raw[:len(raw)-len(strings.TrimLeftFunc(body, isJSSpace))], "\n")
+	} else {
+		// Lines of the measured text come from lines of raw through the
+		// comment stripping: map them, past the frontmatter.
+		m.lead = strings.Count(raw[:len(raw)-len(body)], "\n")
+		skip := strings.Count(stripped[:len(stripped)-len(strings.TrimLeftFunc(stripped, isJSSpace))], "\n")
+		m.origin = make([]int, 0, len(origin)-skip)
+		for _, o := range origin[skip:] {
+			m.origin = append(m.origin, m.lead+o)
+		}
+	}
 	overLines, overSize := m.lines > caps.Lines, m.units > caps.Bytes
 	m.kept = text
 	if !overLines && !overSize {
@@ -146,11 +162,18 @@ func (m measured) sortEntries(lines []Line) (loaded, dropped []Entry) {
 	if m.truncated {
 		dropped = make([]Entry, 0, max(len(lines)-last, 0))
 	}
+	var shown map[int]bool // raw lines loaded, when comments were stripped
+	if m.origin != nil {
+		shown = make(map[int]bool, full)
+		for _, o := range m.origin[:min(full, len(m.origin))] {
+			shown[o] = true
+		}
+	}
 	for i, l := range lines {
 		if l.Entry == nil || i < m.lead {
 			continue // not an entry, or in the frontmatter Claude skips
 		}
-		if i+1 <= last {
+		if shown != nil && shown[i] || shown == nil && i+1 <= last {
 			loaded = append(loaded, *l.Entry)
 		} else {
 			dropped = append(dropped, *l.Entry)

@@ -27,7 +27,8 @@ is told from what PATH holds, or named with --from:
   claude        Claude Code's auto memory: one project's memory directory,
                 ~/.claude/projects (every project's) or ~/.claude
   gemini        Gemini CLI's saved memories: the "## Gemini Added Memories"
-                section of GEMINI.md (the file, or ~/.gemini)
+                section of GEMINI.md (the file, or ~/.gemini), or 0.61's
+                private memory folder ~/.gemini/tmp/<project>/memory
   mcp-memory    the reference MCP memory server's memory.jsonl (or memory.json)
   basic-memory  a folder of basic-memory notes (or one note)
   mem0          a mem0 export (get_all JSON) or OpenMemory's export zip

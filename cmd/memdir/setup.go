@@ -94,17 +94,8 @@ func runSetup(a *app, opts setupOptions, agent string) error {
 	o.BackupDir = filepath.Join(s.Home(), "backups")
 	var imported *importer.Report
 	if agent == "claude" {
-		dir, err := a.claudeMemoryDir(repo.Root, s, opts.undo || opts.print)
-		if err != nil {
+		if imported, err = a.prepareClaude(&o, repo.Root, s, opts); err != nil {
 			return err
-		}
-		if !opts.user {
-			o.MemoryDir = dir
-		}
-		if !opts.undo {
-			if imported, err = a.claudeImport(o, dir, opts.print); err != nil {
-				return err
-			}
 		}
 	}
 	if agent == "amp" {
@@ -120,26 +111,58 @@ func runSetup(a *app, opts setupOptions, agent string) error {
 		}
 		return err
 	}
+	files, err := a.applySetup(changes, o.BackupDir, opts.print)
+	if err != nil {
+		return err
+	}
+	if opts.command == "" && o.Program == "memdir" && !opts.undo {
+		if _, err := exec.LookPath("memdir"); err != nil {
+			fix := "put the folder that holds memdir on PATH, or pass --command"
+			if self := selfPath(); self != "" {
+				fix = "run: memdir setup " + agent + " --command " + self
+			}
+			a.warn("memdir is not on PATH, so %s will not find it: %s", agent, fix)
+		}
+	}
+	return a.reportSetup(agent, opts, files, imported)
+}
+
+// applySetup writes each change (unless only printing), a copy of the old
+// file going to backups, and says what it did.
+func (a *app) applySetup(changes []agentsetup.Change, backups string, print bool) ([]setupFile, error) {
 	files := make([]setupFile, 0, len(changes))
 	stamp := a.now().UTC().Format("20060102T150405Z")
 	for _, c := range changes {
 		f := setupFile{Path: c.Path, Action: c.Action(), Notes: c.Notes}
-		if opts.print && c.Changed() {
+		if print && c.Changed() {
 			f.Diff = string(diff.Diff(c.Path, c.Old, c.Path+" (memdir setup)", c.New))
 		}
-		if !opts.print {
-			if f.Backup, err = agentsetup.Apply(c, filepath.Join(s.Home(), "backups"), stamp); err != nil {
-				return err
+		if !print {
+			var err error
+			if f.Backup, err = agentsetup.Apply(c, backups, stamp); err != nil {
+				return nil, err
 			}
 		}
 		files = append(files, f)
 	}
-	if opts.command == "" && o.Program == "memdir" && !opts.undo {
-		if _, err := exec.LookPath("memdir"); err != nil {
-			a.warn("memdir is not on PATH, so %s will not find it: install it (go install ./cmd/memdir) or pass --command", agent)
-		}
+	return files, nil
+}
+
+// prepareClaude finds memdir's directory for the project (created unless
+// only looking), which setup points Claude at, and first brings in the
+// memories Claude loads there today.
+func (a *app) prepareClaude(o *agentsetup.Options, root string, s *settings.Settings, opts setupOptions) (*importer.Report, error) {
+	dir, err := a.claudeMemoryDir(root, s, opts.undo || opts.print)
+	if err != nil {
+		return nil, err
 	}
-	return a.reportSetup(agent, opts, files, imported)
+	if !opts.user {
+		o.MemoryDir = dir
+	}
+	if opts.undo {
+		return nil, nil
+	}
+	return a.claudeImport(*o, dir, opts.print)
 }
 
 // claudeImport brings into memdir's directory the memories Claude Code

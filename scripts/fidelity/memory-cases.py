@@ -37,6 +37,13 @@ cases = {
     'lead': '\n\n  \n' + '\n'.join(lines(210)) + '\n\n\n   ',
     'frontmatter': '---\ntitle: index\n---\n\n' + '\n'.join(lines(202)) + '\n',
     'comments': '# Memory\n\n<!-- a note a person left\nacross lines -->\n\n' + '\n'.join(lines(200)) + '\n<!-- end -->\n- [Last](project_last.md) \u2014 after a comment\n',
+    # The shape: 62 comment lines among 180 entries, all loaded.
+    'comments_many': '\n'.join(sum([[l, '<!-- note %d -->' % i] if i < 62 else [l] for i, l in enumerate(lines(180))], [])) + '\n',
+    'comments_unclosed': '# Memory\n<!-- never closed\n' + '\n'.join(lines(205)) + '\n',
+    'comments_kept': '<!-- a --> text after the comment\n<!-- b -->\n\n' + '\n'.join(lines(203)) + '\n',
+    'comments_crlf': '\r\n'.join(['<!-- a -->', ''] + lines(205)) + '\r\n',
+    'comments_code': '```\n<!-- in code -->\n```\n' + '\n'.join(lines(200)) + '\n  <!-- indented -->\n- [Last](project_last.md) \u2014 last\n',
+    'comments_list': '\n'.join(lines(100)) + '\n<!-- after a list item -->\n' + '\n'.join(lines(104)) + '\n',
     'bom': '\ufeff---\nx: y\n---\n' + '\n'.join(lines(201)) + '\n',
 }
 for name, text in cases.items():
