@@ -85,6 +85,10 @@ type Hit struct {
 	ExactName bool `json:"exact_name,omitempty"`
 	Private   bool `json:"private,omitempty"`
 	Expired   bool `json:"expired,omitempty"`
+	// Coverage is the share of the query's words the memory has (a near
+	// spelling counts half): 1 when it has them all. Per-prompt recall
+	// holds it against its floor.
+	Coverage float64 `json:"-"`
 	// Day, Entry and Line locate a log entry: its day, its number in the
 	// day's file (from 1) and the line its bullet starts on.
 	Day   string `json:"day,omitempty"`

@@ -92,6 +92,7 @@ Examples:
 		newDoctorCmd(a),
 		newCaptureCmd(a),
 		newSearchCmd(a),
+		newRecallCmd(a),
 		newTimelineCmd(a),
 		newStatsCmd(a),
 		newTrustCmd(a),
