@@ -27,7 +27,7 @@ const (
 	maxPromptHits       = 3
 	minPromptWords      = 3
 	minMatched          = 2
-	promptCandidates    = 10
+	promptCandidates    = 6
 	// Sessions and the files each has been given are derived state,
 	// bounded: the oldest sessions go first, a session keeps its last
 	// maxSessionFiles.
@@ -66,7 +66,7 @@ func (ix *Index) ForPrompt(ctx context.Context, prompt string, o PromptOptions) 
 	if n < minPromptWords {
 		return "", nil, nil
 	}
-	hits, err := ix.Search(ctx, Query{Text: prompt, Limit: promptCandidates, NoRecall: true})
+	hits, err := ix.Search(ctx, Query{Text: prompt, Limit: promptCandidates, NoRecall: true, DirsOnly: true})
 	if err != nil {
 		return "", nil, err
 	}
