@@ -65,11 +65,17 @@ func runRecall(ctx context.Context, a *app) error {
 	if !ws.settings.Bool("recall.enabled") || !ws.dir.Exists() {
 		return nil
 	}
-	loaded := map[string]bool{}
-	if data, err := ws.dir.IndexBytes(); err == nil {
-		for _, e := range index.Load(data, index.DefaultCaps).Loaded {
-			loaded[e.File] = true
+	var loaded map[string]bool // read when a memory is about to be given
+	isLoaded := func(f string) bool {
+		if loaded == nil {
+			loaded = map[string]bool{}
+			if data, err := ws.dir.IndexBytes(); err == nil {
+				for _, e := range index.Load(data, index.DefaultCaps).Loaded {
+					loaded[e.File] = true
+				}
+			}
 		}
+		return loaded[f]
 	}
 	ix := search.Open(ws.dir)
 	if cfg, ok := embed.Configured(ws.settings, a.getenv); ok {
@@ -77,7 +83,7 @@ func runRecall(ctx context.Context, a *app) error {
 	}
 	text, _, err := ix.ForPrompt(ctx, capture.StripHookContext(in.Prompt), search.PromptOptions{
 		Budget:  int(ws.settings.Float("recall.budget")),
-		Loaded:  func(f string) bool { return loaded[f] },
+		Loaded:  isLoaded,
 		Session: in.SessionID,
 	})
 	if err != nil || text == "" {
