@@ -58,18 +58,33 @@ func textDates(text string, fn func(ymd string)) {
 			i += 9
 		}
 	}
-	if !strings.ContainsAny(text, "JFMASONDjfmasond") {
-		return
-	}
-	words := strings.Fields(text)
-	for i := 0; i+1 < len(words); i++ {
-		if m := monthOf(words[i]); m > 0 {
-			if y, ok := yearOf(words[i+1]); ok {
-				fn(time.Date(y, m, 1, 0, 0, 0, 0, time.UTC).Format(time.DateOnly))
-			}
+	// "Month YYYY": find each year first (rare), then the word before it.
+	for i := 0; i+4 <= len(text); i++ {
+		if i > 0 && !isSpaceByte(text[i-1]) || !isDigitByte(text[i]) {
+			continue
+		}
+		y, ok := yearOf(text[i:min(len(text), i+4)])
+		if !ok || i+4 < len(text) && !isSpaceByte(text[i+4]) && strings.IndexByte(".,;:?!)", text[i+4]) < 0 {
+			continue
+		}
+		end := i - 1
+		if end <= 0 {
+			continue
+		}
+		for end > 0 && isSpaceByte(text[end-1]) {
+			end--
+		}
+		start := end
+		for start > 0 && !isSpaceByte(text[start-1]) {
+			start--
+		}
+		if m := monthOf(text[start:end]); m > 0 && end > start {
+			fn(time.Date(y, m, 1, 0, 0, 0, 0, time.UTC).Format(time.DateOnly))
 		}
 	}
 }
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
 

@@ -80,6 +80,19 @@ func TestDatesSearchable(t *testing.T) {
 	}
 }
 
+func FuzzTextDates(f *testing.F) {
+	for _, s := range []string{"2026 May", "May 2026", "in\tJanuary  2027.", "2026-12-05", "x2026", "Sept 2026)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		textDates(s, func(ymd string) {
+			if !isISODay(ymd) {
+				t.Fatalf("textDates(%q) gave %q", s, ymd)
+			}
+		})
+	})
+}
+
 func FuzzQuestionPeriod(f *testing.F) {
 	for _, s := range []string{"in May 2026", "last week", "on 2026-12-05", "in January", "in 2025", "2026-02-30", "Sept 2026", "jan."} {
 		f.Add(s)

@@ -57,6 +57,7 @@ func (ix *Index) fuse(ctx context.Context, v *view, lex []ranked, text string, k
 	}
 	score := map[int32]float64{}
 	tier := map[int32]int32{}
+	cover := map[int32]float64{}
 	best := 0.0
 	for _, r := range lex {
 		best = max(best, r.score)
@@ -68,6 +69,7 @@ func (ix *Index) fuse(ctx context.Context, v *view, lex []ranked, text string, k
 			score[r.g] += 1 / float64(rrfK+i+1)
 		}
 		tier[r.g] = min(r.tier, 1)
+		cover[r.g] = r.cover
 	}
 	rank := 0
 	for _, n := range near {
@@ -87,7 +89,7 @@ func (ix *Index) fuse(ctx context.Context, v *view, lex []ranked, text string, k
 	}
 	out := make([]ranked, 0, len(score))
 	for g, s := range score {
-		out = append(out, ranked{g: g, tier: tier[g], score: s})
+		out = append(out, ranked{g: g, tier: tier[g], score: s, cover: cover[g]})
 	}
 	slices.SortFunc(out, func(a, b ranked) int {
 		switch {

@@ -22,7 +22,7 @@ func (ix *Index) hit(v *view, r ranked, pq *parsed, now time.Time) Hit {
 	// copies, so it does not keep the whole index alive.
 	h := Hit{File: strings.Clone(src.path), Kind: kindTopic, Name: strings.Clone(d.name), Type: d.typ, Score: round3(r.score),
 		Modified: time.Unix(d.modified, 0).UTC(), ExactName: r.tier == 0, Private: d.private,
-		Expired: d.expires != "" && d.expires < now.Format(time.DateOnly)}
+		Expired: d.expires != "" && d.expires < now.Format(time.DateOnly), Coverage: r.cover}
 	data, _ := atomicfile.ReadInside(ix.dir.Path, src.path)
 	if src.kind == srcLog {
 		logHit(&h, &d, src.path, data, pq)

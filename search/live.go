@@ -45,6 +45,14 @@ type Live struct {
 // watching and write the recall counts.
 func OpenLive(d *memdir.Dir) *Live { return &Live{ix: Open(d), flushedAt: time.Now()} }
 
+// WithSemantic makes the live index's searches fuse sem's ranking with
+// the lexical one (Index.WithSemantic), and returns it. Call it before
+// the first search.
+func (l *Live) WithSemantic(sem Semantic) *Live {
+	l.ix.WithSemantic(sem)
+	return l
+}
+
 // Close stops watching and writes the pending recall counts.
 func (l *Live) Close() error {
 	l.mu.Lock()

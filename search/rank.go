@@ -69,6 +69,7 @@ type ranked struct {
 	g     int32
 	tier  int32 // 0 exact name, 1 has every word, 2 has some
 	score float64
+	cover float64 // the share of the query's words the document has
 }
 
 // rank evaluates the query, relaxing words side by side to OR when fewer
@@ -79,19 +80,20 @@ func (ix *Index) rank(v *view, pq *parsed, keep func(int32) bool, limit int, now
 	e.fuzz(pq)
 	strict := e.eval(pq.root)
 	var loose []match
+	all := wordCount(pq.root)
 	if len(strict) < limit && hasImplicit(pq.root) {
 		e.relaxed = true
 		loose = subtract(e.eval(pq.root), strict)
-		all := wordCount(pq.root)
 		for i := range loose {
 			loose[i].score *= loose[i].words / all
 		}
 	}
 	out := make([]ranked, 0, len(strict)+len(loose))
-	for tier, ms := range [][]match{strict, loose} {
-		for _, m := range ms {
-			out = append(out, ranked{g: m.doc, score: m.score, tier: int32(tier + 1)})
-		}
+	for _, m := range strict {
+		out = append(out, ranked{g: m.doc, score: m.score, tier: 1, cover: 1})
+	}
+	for _, m := range loose {
+		out = append(out, ranked{g: m.doc, score: m.score, tier: 2, cover: min(1, m.words/all)})
 	}
 	markExact(v, out, pq.words)
 	today := now.Format(time.DateOnly)

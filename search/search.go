@@ -58,6 +58,12 @@ type Query struct {
 	Limit int `json:"limit,omitempty"`
 	// IncludePrivate returns private topics too.
 	IncludePrivate bool `json:"include_private,omitempty"`
+	// DirsOnly compares the files with the index only when their
+	// directory's stamp moved (a file was created, removed or renamed):
+	// a file edited in place since the last search ranks as the index has
+	// it, though its hit is read as it is now. Per-prompt recall, which
+	// must answer within a hook's budget, asks for it.
+	DirsOnly bool `json:"-"`
 	// NoRecall leaves the recall counts alone (a search that shows no one
 	// the memories it finds).
 	NoRecall bool `json:"-"`
@@ -85,6 +91,10 @@ type Hit struct {
 	ExactName bool `json:"exact_name,omitempty"`
 	Private   bool `json:"private,omitempty"`
 	Expired   bool `json:"expired,omitempty"`
+	// Coverage is the share of the query's words the memory has (a near
+	// spelling counts half): 1 when it has them all. Per-prompt recall
+	// holds it against its floor.
+	Coverage float64 `json:"-"`
 	// Day, Entry and Line locate a log entry: its day, its number in the
 	// day's file (from 1) and the line its bullet starts on.
 	Day   string `json:"day,omitempty"`
@@ -99,7 +109,7 @@ type Hit struct {
 func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	var cur *current
 	once := func() (*current, error) {
-		c, err := ix.refreshOnce()
+		c, err := ix.bringUp(false, q.DirsOnly)
 		cur = c
 		return c, err
 	}

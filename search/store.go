@@ -47,13 +47,16 @@ type current struct {
 // index is rebuilt without a word. It never fails for the index's sake:
 // what it cannot save it still answers from memory. The postings are
 // read whole and checked (an index kept in memory: Live, the viewer).
-func (ix *Index) refresh() (*current, error) { return ix.bringUp(true) }
+func (ix *Index) refresh() (*current, error) { return ix.bringUp(true, false) }
 
 // refreshOnce is refresh for one search: the postings stay in the index
 // file, read term by term (tail), and the caller closes cur.
-func (ix *Index) refreshOnce() (*current, error) { return ix.bringUp(false) }
+func (ix *Index) refreshOnce() (*current, error) { return ix.bringUp(false, false) }
 
-func (ix *Index) bringUp(hold bool) (*current, error) {
+// bringUp loads the index and brings it up to date; with dirsOnly, only
+// a directory whose stamp moved has its files compared (see
+// Query.DirsOnly).
+func (ix *Index) bringUp(hold, dirsOnly bool) (*current, error) {
 	base := ix.load(baseFile)
 	var delta *segment
 	if base != nil {
@@ -62,7 +65,12 @@ func (ix *Index) bringUp(hold bool) (*current, error) {
 			delta = nil // written for an older base: the scan redoes it
 		}
 	}
-	sc := scanFiles(ix.dir.Path, knownOf(base, delta), dirsOf(base, delta))
+	var sc *scan
+	if k, dirs := knownOf(base, delta), dirsOf(base, delta); dirsOnly && k != nil && !dirsChanged(ix.dir.Path, dirs) {
+		sc = &scan{dirs: dirs}
+	} else {
+		sc = scanFiles(ix.dir.Path, k, dirs)
+	}
 	cur := &current{base: base, delta: delta, scan: sc}
 	var err error
 	switch {

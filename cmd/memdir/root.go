@@ -99,6 +99,7 @@ Examples:
 		newImportCmd(a),
 		newCaptureCmd(a),
 		newSearchCmd(a),
+		newRecallCmd(a),
 		newTimelineCmd(a),
 		newStatsCmd(a),
 		newTrustCmd(a),

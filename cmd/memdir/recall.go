@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memdir/memdir/capture"
+	"github.com/memdir/memdir/embed"
+	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/search"
+)
+
+func newRecallCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "recall",
+		Short: "Add the memories relevant to a prompt (a prompt hook)",
+		Long: `Read the JSON an agent's prompt hook sends on standard input (Claude Code and
+Codex: UserPromptSubmit; Gemini CLI: BeforeAgent; fields prompt, session_id,
+cwd) and answer with the few memories most relevant to the prompt that the
+session does not have yet, as the hook's additionalContext:
+
+  {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"..."}}
+
+Left out: memories the loaded part of MEMORY.md already names, memories
+given earlier in the same session (derived state under .memdir/recall/),
+private topics, and everything when the prompt says too little ("hi", "run
+the tests": fewer than three words that are not stop words) or no memory
+holds enough of its words. At most three memories and recall.budget
+characters (default 1000). Nothing to add prints nothing.
+recall.enabled false (or MEMDIR_RECALL_ENABLED=false) turns it off.
+` + "`memdir setup`" + ` wires it. Input that is not a hook's JSON exits 2.
+
+Examples:
+  echo '{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":".","prompt":"where is the api latency dashboard?"}' | memdir recall`,
+		Args: exactArgs(0, "no arguments (the hook's JSON comes on standard input)"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runRecall(cmd.Context(), a) },
+	}
+}
+
+func runRecall(ctx context.Context, a *app) error {
+	if a.json {
+		return usagef("recall answers in the hook's own JSON; drop --json")
+	}
+	data, err := io.ReadAll(io.LimitReader(a.in, capture.MaxInput+1))
+	if err != nil {
+		return fmt.Errorf("read hook input: %w", err)
+	}
+	in, err := capture.ParseInput(data)
+	if err != nil {
+		return &usageError{msg: err.Error()}
+	}
+	if a.cwdFlag == "" && in.Cwd != "" {
+		if fi, err := os.Stat(in.Cwd); err == nil && fi.IsDir() {
+			a.cwdFlag = in.Cwd // the agent's project, wherever the hook runs
+		}
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	if !ws.settings.Bool("recall.enabled") || !ws.dir.Exists() {
+		return nil
+	}
+	var loaded map[string]bool // read when a memory is about to be given
+	isLoaded := func(f string) bool {
+		if loaded == nil {
+			loaded = map[string]bool{}
+			if data, err := ws.dir.IndexBytes(); err == nil {
+				for _, e := range index.Load(data, index.DefaultCaps).Loaded {
+					loaded[e.File] = true
+				}
+			}
+		}
+		return loaded[f]
+	}
+	ix := search.Open(ws.dir)
+	if cfg, ok := embed.Configured(ws.settings, a.getenv); ok {
+		ix.WithSemantic(embed.New(ws.dir, cfg, a.errw))
+	}
+	text, _, err := ix.ForPrompt(ctx, capture.StripHookContext(in.Prompt), search.PromptOptions{
+		Budget:  int(ws.settings.Float("recall.budget")),
+		Loaded:  isLoaded,
+		Session: in.SessionID,
+	})
+	if err != nil || text == "" {
+		return err
+	}
+	event := in.Event
+	if event == "" {
+		event = "UserPromptSubmit"
+	}
+	return a.writeJSON(capture.Reply{Specific: &capture.HookSpecific{Event: event, AdditionalContext: text}})
+}
