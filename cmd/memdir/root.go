@@ -64,9 +64,10 @@ Examples:
 		SilenceUsage:  true,
 	}
 	root.SetVersionTemplate("memdir {{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &usageError{msg: err.Error()}
-	})
+	root.SetFlagErrorFunc(flagError)
+	root.Args = unknownSubcommand
+	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	root.SetHelpCommand(newHelpCmd(root))
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.dirFlag, "dir", "", "memory directory to use (overrides MEMDIR_DIR and the dir setting)")
 	pf.StringVar(&a.cwdFlag, "cwd", "", "act as if memdir was started in this directory")
