@@ -105,6 +105,7 @@ Examples:
 		newUICmd(a),
 		newRemoteCmd(a),
 		newSyncCmd(a),
+		newVersionCmd(a),
 	)
 	a.addAgentFlags(root)
 	root.InitDefaultCompletionCmd()
