@@ -403,18 +403,19 @@ func cliSections(doc string) map[string]string {
 }
 
 // subcommands lists the commands under "Available Commands:" of a cobra
-// help text.
+// help text, or under each group's title when the commands are grouped.
 func subcommands(help string) []string {
-	_, rest, ok := strings.Cut(help, "Available Commands:\n")
-	if !ok {
-		return nil
-	}
 	var out []string
-	for _, line := range strings.Split(rest, "\n") {
-		if !strings.HasPrefix(line, "  ") {
-			break
+	lines := strings.Split(help, "\n")
+	for i := 0; i < len(lines); i++ {
+		// "Available Commands:", or each group's title ("Core commands:")
+		// and "Additional Commands:".
+		if !strings.HasSuffix(strings.ToLower(lines[i]), "commands:") || strings.HasPrefix(lines[i], " ") {
+			continue
 		}
-		out = append(out, strings.Fields(line)[0])
+		for i++; i < len(lines) && strings.HasPrefix(lines[i], "  "); i++ {
+			out = append(out, strings.Fields(lines[i])[0])
+		}
 	}
 	return out
 }

@@ -29,7 +29,7 @@ func (d *Dir) Replace(file string, base, data []byte) (Replaced, error) {
 // refused with an *InputError and nothing is written.
 func (d *Dir) Restore(file string, data []byte, from string) (Replaced, error) {
 	if found := secrets.Scan(string(data)); len(found) > 0 {
-		return Replaced{}, &InputError{Msg: fmt.Sprintf("%s as at %s holds what looks like a %s (line %d): secrets never go into memory; nothing was restored", file, from, found[0].Kind, found[0].Line)}
+		return Replaced{}, &InputError{Msg: fmt.Sprintf("%s as at %s holds what looks like %s (line %d): secrets never go into memory; nothing was restored", file, from, WithArticle(found[0].Kind), found[0].Line)}
 	}
 	return d.replace(file, nil, data, "restore "+file+" from "+from)
 }

@@ -23,7 +23,7 @@ func (e *SecretError) Error() string {
 	if field == "" {
 		field = "text"
 	}
-	return fmt.Sprintf("the %s contains what looks like a %s (%s): secrets never go into memory", field, e.Kind, e.Redacted)
+	return fmt.Sprintf("the %s contains what looks like %s (%s): secrets never go into memory", field, WithArticle(e.Kind), e.Redacted)
 }
 
 // scanSecrets refuses a request holding what secrets.Scan takes for a

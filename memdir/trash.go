@@ -80,3 +80,15 @@ func (d *Dir) DropTrashed(file string) error {
 	}
 	return nil
 }
+
+// TrashedFiles lists the topic files the trash keeps.
+func (d *Dir) TrashedFiles() []string {
+	entries, _ := os.ReadDir(filepath.Join(d.Path, TrashDir))
+	var out []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && IsTopicFile(e.Name()) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}

@@ -106,7 +106,7 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 	if err := req.Validate(); err != nil {
 		return err
 	}
-	d, err := a.addTarget(opts.team)
+	ws, d, existed, err := a.addDest(opts.team)
 	if err != nil {
 		return err
 	}
@@ -114,8 +114,9 @@ func runAdd(a *app, opts addOptions, typeArg, name, text string) error {
 	if err != nil {
 		return err
 	}
-	if res.Warning != "" {
-		a.warn("%s", res.Warning)
+	a.warnOutsideRepo(ws, existed)
+	if res.Action != memdir.Logged {
+		a.warnPressure(d, res.Pressure)
 	}
 	if a.json && opts.team {
 		return a.writeJSON(teamAddJSON{AddResult: res, Scope: scopeTeam})
@@ -181,4 +182,20 @@ func (a *app) expiryDate(v string) string {
 		}
 	}
 	return v
+}
+
+// addDest is where an add writes: the personal memory (and its
+// workspace), or with team the project's team memory (no workspace); and
+// whether that memory existed before this add.
+func (a *app) addDest(team bool) (*workspace, *memdir.Dir, bool, error) {
+	if team {
+		d, err := a.addTarget(true)
+		return nil, d, err == nil && d.Exists(), err
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	existed := ws.dir.Exists()
+	return ws, ws.dir, existed, ws.claim()
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
 )
 
@@ -84,7 +85,7 @@ func runCommit(a *app, opts commitOptions) error {
 	if a.json {
 		return a.writeJSON(commitJSON{Committed: true, Files: res.Paths, Branch: res.Branch, Hash: hash, Short: hash[:7], Message: msg})
 	}
-	fmt.Fprintf(a.out, "committed %d memory files to %s (%s): %s\n", len(res.Paths), res.Branch, hash[:7], msg)
+	fmt.Fprintf(a.out, "committed %s to %s (%s): %s\n", memdir.Count(len(res.Paths), "memory file"), res.Branch, hash[:7], msg)
 	return nil
 }
 

@@ -89,7 +89,7 @@ func runEdit(a *app, opts editOptions, ref string) error {
 		return nil
 	}
 	if found := secrets.Scan(string(edited)); len(found) > 0 && !opts.allowSecret {
-		return usagef("%s:%d: looks like a %s: secrets never go into memory; nothing was changed and your copy is kept at %s", file, found[0].Line, found[0].Kind, draft)
+		return usagef("%s:%d: looks like %s: secrets never go into memory; nothing was changed and your copy is kept at %s", file, found[0].Line, memdir.WithArticle(found[0].Kind), draft)
 	}
 	if opts.team {
 		if t, perr := memdir.ParseTopic(file, edited); perr == nil && t.Private {

@@ -68,10 +68,12 @@ func runInit(a *app, opts initOptions) error {
 			return err
 		}
 	}
+	existed := ws.dir.Exists()
 	created, err := ws.dir.Init()
 	if err != nil {
 		return err
 	}
+	a.warnOutsideRepo(ws, existed)
 	if err := ws.claim(); err != nil {
 		return err
 	}

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -11,9 +14,11 @@ import (
 )
 
 type listOptions struct {
-	typ    string
+	types  []string
 	agents bool
 	team   bool
+	limit  int
+	sort   string
 }
 
 func newListCmd(a *app) *cobra.Command {
@@ -23,7 +28,9 @@ func newListCmd(a *app) *cobra.Command {
 		Short: "List the topics",
 		Long: `List every topic: type, file, name and description. Files that cannot
 be read or parsed are reported on stderr with their line, and the others
-are still listed.
+are still listed. --sort orders them by type (the default: type, then
+file), name, or newest first by modified or created time; --limit keeps
+the first N.
 
 The project's team memory (docs/team.md) is listed after your own, each
 row marked (team); --team lists only the team's.
@@ -34,7 +41,8 @@ its number of topics; --agent-type NAME --scope S lists one of them.
 
 Examples:
   memdir list
-  memdir list --type feedback
+  memdir list --type feedback,user
+  memdir list --sort modified --limit 10
   memdir list --team
   memdir list --json | jq -r '.[].file'
   memdir list --agents
@@ -42,7 +50,9 @@ Examples:
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error { return runList(a, opts) },
 	}
-	cmd.Flags().StringVarP(&opts.typ, "type", "t", "", "only topics of this type")
+	cmd.Flags().StringSliceVarP(&opts.types, "type", "t", nil, "only topics of these types (repeat or use commas)")
+	cmd.Flags().IntVarP(&opts.limit, "limit", "n", 0, "list at most N topics (0: all)")
+	cmd.Flags().StringVar(&opts.sort, "sort", "type", "type, name, modified or created (newest first)")
 	cmd.Flags().BoolVar(&opts.agents, "agents", false, "list the subagent memories instead, with counts")
 	cmd.Flags().BoolVar(&opts.team, "team", false, "list only the project's team memory")
 	return cmd
@@ -55,18 +65,25 @@ func toJSON(t *memdir.Topic, body bool) topicJSON { return t.View(body) }
 
 func runList(a *app, opts listOptions) error {
 	if opts.agents {
-		if opts.typ != "" || a.agentType != "" {
+		if len(opts.types) > 0 || a.agentType != "" {
 			return usagef("--agents lists every agent memory: it takes no --type or --agent-type")
 		}
 		return runListAgents(a)
 	}
-	var only typesx.Type
-	if opts.typ != "" {
-		t, err := typesx.Parse(opts.typ)
+	only := map[typesx.Type]bool{}
+	for _, name := range opts.types {
+		t, err := typesx.Parse(name)
 		if err != nil {
 			return &usageError{msg: err.Error()}
 		}
-		only = t
+		only[t] = true
+	}
+	less, err := listOrder(opts.sort)
+	if err != nil {
+		return err
+	}
+	if opts.limit < 0 {
+		return usagef("--limit %d: give a number of topics, or 0 for all", opts.limit)
 	}
 	ws, err := a.workspace()
 	if err != nil {
@@ -90,6 +107,12 @@ func runList(a *app, opts listOptions) error {
 			return err
 		}
 	}
+	if less != nil {
+		sort.SliceStable(out, func(i, j int) bool { return less(out[i].TopicView, out[j].TopicView) })
+	}
+	if opts.limit > 0 && len(out) > opts.limit {
+		out = out[:opts.limit]
+	}
 	if a.json {
 		return a.writeJSON(out)
 	}
@@ -105,6 +128,23 @@ func runList(a *app, opts listOptions) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s%s — %s\n", t.Type, t.File, t.Name, mark, t.Description)
 	}
 	return tw.Flush()
+}
+
+// listOrder is how --sort orders topics: nil keeps the store's order (by
+// type, then file).
+func listOrder(by string) (func(a, b memdir.TopicView) bool, error) {
+	newer := func(x, y *time.Time) bool { return x != nil && (y == nil || x.After(*y)) }
+	switch by {
+	case "", "type":
+		return nil, nil
+	case "name":
+		return func(a, b memdir.TopicView) bool { return strings.ToLower(a.Name) < strings.ToLower(b.Name) }, nil
+	case "modified":
+		return func(a, b memdir.TopicView) bool { return newer(a.Modified, b.Modified) }, nil
+	case "created":
+		return func(a, b memdir.TopicView) bool { return newer(a.Created, b.Created) }, nil
+	}
+	return nil, usagef("--sort %q: use type, name, modified or created", by)
 }
 
 // listedTopic is a topic as list prints it: team topics carry "scope":
@@ -128,7 +168,7 @@ func (a *app) listTeam(ws *workspace, only bool) (*teamMemory, error) {
 }
 
 // listDir appends the topics of d, of type only when set, to out.
-func (a *app) listDir(d *memdir.Dir, only typesx.Type, scope string, out []listedTopic) ([]listedTopic, error) {
+func (a *app) listDir(d *memdir.Dir, only map[typesx.Type]bool, scope string, out []listedTopic) ([]listedTopic, error) {
 	if !d.Exists() {
 		return out, nil
 	}
@@ -140,7 +180,7 @@ func (a *app) listDir(d *memdir.Dir, only typesx.Type, scope string, out []liste
 		a.warn("skipped %s", p)
 	}
 	for _, t := range topics {
-		if only == "" || t.Type == only {
+		if len(only) == 0 || only[t.Type] {
 			out = append(out, listedTopic{TopicView: toJSON(t, false), Scope: scope})
 		}
 	}

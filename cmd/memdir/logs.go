@@ -8,6 +8,7 @@ import (
 
 	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/dream"
+	"github.com/memdir/memdir/memdir"
 )
 
 type logsOptions struct {
@@ -101,7 +102,7 @@ func printLogs(a *app, entries []dailylog.Entry, done []bool) {
 	if len(entries) > 0 {
 		fmt.Fprintln(a.out)
 	}
-	fmt.Fprintf(a.out, "%d entries, %d not yet distilled (marked *)\n", len(entries), pending)
+	fmt.Fprintf(a.out, "%s, %d not yet distilled (marked *)\n", memdir.Count(len(entries), "entry", "entries"), pending)
 }
 
 // logDate turns a --since or --until value into YYYY-MM-DD.

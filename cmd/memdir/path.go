@@ -8,18 +8,26 @@ import (
 
 func newPathCmd(a *app) *cobra.Command {
 	return &cobra.Command{
-		Use:   "path",
+		Use:   "path [dir|root|slug|mode]",
 		Short: "Print where this project's memory lives",
 		Long: `Print the memory directory, the canonical project root, the slug and the
 mode with where it comes from (see memdir init). Every worktree and subdirectory of one repository prints the same
-memory directory.
+memory directory. Given one field (dir, root, slug or mode), print only
+its value, for scripts.
 
 Examples:
   memdir path
   memdir path --json
-  cd "$(memdir path --json | jq -r .dir)"`,
-		Args: exactArgs(0, "no arguments"),
-		RunE: func(*cobra.Command, []string) error { return runPath(a) },
+  cd "$(memdir path dir)"`,
+		Args:      cobra.MaximumNArgs(1),
+		ValidArgs: []string{"dir", "root", "slug", "mode"},
+		RunE: func(_ *cobra.Command, args []string) error {
+			field := ""
+			if len(args) == 1 {
+				field = args[0]
+			}
+			return runPath(a, field)
+		},
 	}
 }
 
@@ -36,7 +44,15 @@ type pathInfo struct {
 	Exists   bool   `json:"exists"`
 }
 
-func runPath(a *app) error {
+func runPath(a *app, field string) error {
+	switch field {
+	case "", "dir", "root", "slug", "mode":
+	default:
+		return usagef("path %q: give dir, root, slug or mode, or nothing for all of them", field)
+	}
+	if field != "" && a.json {
+		return usagef("path %s prints one value: drop --json, or drop %s for the JSON object", field, field)
+	}
 	ws, err := a.workspace()
 	if err != nil {
 		return err
@@ -51,6 +67,10 @@ func runPath(a *app) error {
 	}
 	if a.json {
 		return a.writeJSON(info)
+	}
+	if field != "" {
+		fmt.Fprintln(a.out, map[string]string{"dir": info.Dir, "root": info.Root, "slug": info.Slug, "mode": info.Mode}[field])
+		return nil
 	}
 	fmt.Fprintf(a.out, "dir:  %s\nroot: %s\nslug: %s\nmode: %s (from %s)\n", info.Dir, info.Root, info.Slug, info.Mode, info.ModeFrom)
 	return nil

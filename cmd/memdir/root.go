@@ -64,9 +64,10 @@ Examples:
 		SilenceUsage:  true,
 	}
 	root.SetVersionTemplate("memdir {{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &usageError{msg: err.Error()}
-	})
+	root.SetFlagErrorFunc(flagError)
+	root.Args = unknownSubcommand
+	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	root.SetHelpCommand(newHelpCmd(root))
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.dirFlag, "dir", "", "memory directory to use (overrides MEMDIR_DIR and the dir setting)")
 	pf.StringVar(&a.cwdFlag, "cwd", "", "act as if memdir was started in this directory")
@@ -107,9 +108,43 @@ Examples:
 		newUICmd(a),
 		newRemoteCmd(a),
 		newSyncCmd(a),
+		newVersionCmd(a),
 	)
 	a.addAgentFlags(root)
 	root.InitDefaultCompletionCmd()
+	groupCommands(root)
 	groupsOnly(root)
+	a.completions(root)
 	return root
+}
+
+// commandGroups sorts `memdir --help` as gh does: what a person does with
+// memory first, then wiring agents, sharing, and keeping it in shape.
+var commandGroups = []struct {
+	id, title string
+	names     []string
+}{
+	{"core", "Core commands:", []string{"init", "add", "show", "list", "edit", "rm", "restore", "search", "timeline", "index", "path", "ui"}},
+	{"agents", "Agent commands:", []string{"setup", "doctor", "context", "instructions", "capture", "mcp"}},
+	{"sync", "Sync and history commands:", []string{"remote", "sync", "commit", "history", "diff"}},
+	{"maintenance", "Maintenance commands:", []string{"lint", "dream", "logs", "schedule", "daemon", "watch", "stats", "config", "trust", "version", "completion", "help"}},
+}
+
+// groupCommands puts each of root's commands in its help group; a
+// command no group names is listed under "Additional Commands".
+func groupCommands(root *cobra.Command) {
+	group := map[string]string{}
+	for _, g := range commandGroups {
+		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
+		for _, n := range g.names {
+			group[n] = g.id
+		}
+	}
+	root.SetHelpCommandGroupID("maintenance")
+	root.SetCompletionCommandGroupID("maintenance")
+	for _, c := range root.Commands() {
+		if id, ok := group[c.Name()]; ok {
+			c.GroupID = id
+		}
+	}
 }

@@ -46,23 +46,28 @@ func TestScripts(t *testing.T) {
 			"status": cmdStatus,
 			"within": cmdWithin,
 		},
-		Setup: func(env *testscript.Env) error {
-			work := env.WorkDir
-			env.Setenv("HOME", filepath.Join(work, "home"))
-			env.Setenv("MEMDIR_HOME", filepath.Join(work, "home", ".memdir"))
-			env.Setenv("MEMDIR_MANAGED_CONFIG", filepath.Join(work, "etc", "memdir", "config.yaml"))
-			env.Setenv("TZ", "UTC")
-			env.Setenv("MEMDIR_NOW", "2026-11-22T10:04:05Z")
-			env.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(work, "home", ".gitconfig"))
-			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-			env.Setenv("GIT_AUTHOR_NAME", "Test")
-			env.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
-			env.Setenv("GIT_COMMITTER_NAME", "Test")
-			env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
-			env.Setenv("FIXTURES", fixtures)
-			return os.MkdirAll(filepath.Join(work, "home"), 0o755)
-		},
+		Setup: scriptEnv,
 	})
+}
+
+// scriptEnv sets up a script's environment: HOME, MEMDIR_HOME and TZ
+// inside its work directory, the clock pinned, git's identity and no
+// system or global git configuration.
+func scriptEnv(env *testscript.Env) error {
+	work := env.WorkDir
+	env.Setenv("HOME", filepath.Join(work, "home"))
+	env.Setenv("MEMDIR_HOME", filepath.Join(work, "home", ".memdir"))
+	env.Setenv("MEMDIR_MANAGED_CONFIG", filepath.Join(work, "etc", "memdir", "config.yaml"))
+	env.Setenv("TZ", "UTC")
+	env.Setenv("MEMDIR_NOW", "2026-11-22T10:04:05Z")
+	env.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(work, "home", ".gitconfig"))
+	env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	env.Setenv("GIT_AUTHOR_NAME", "Test")
+	env.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+	env.Setenv("GIT_COMMITTER_NAME", "Test")
+	env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+	env.Setenv("FIXTURES", fixtures)
+	return os.MkdirAll(filepath.Join(work, "home"), 0o755)
 }
 
 // fixtures is the absolute path of the repository's testdata directory.

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
 )
@@ -78,7 +79,7 @@ func printStats(a *app, st *search.Stats, schedule string) {
 	}
 	line("topics", "%d (%s); %d private, %d expired", st.Topics, strings.Join(types, ", "), st.Private, st.Expired)
 	if st.Unreadable > 0 {
-		line("unreadable", "%d topic files (memdir lint says why)", st.Unreadable)
+		line("unreadable", "%s (memdir lint says why)", memdir.Count(st.Unreadable, "topic file"))
 	}
 	line("MEMORY.md", "%d/%d lines (%d%%), %d/%d characters (%d%%)%s", st.Index.Lines, st.Index.MaxLines,
 		pct(st.Index.Lines, st.Index.MaxLines), st.Index.Size, st.Index.MaxSize, pct(st.Index.Size, st.Index.MaxSize), pressure(st.Index))

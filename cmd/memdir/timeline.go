@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/search"
 )
 
@@ -60,6 +63,7 @@ func runTimeline(ctx context.Context, a *app, opts timelineOptions, ref string) 
 	if !ws.dir.Exists() {
 		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
 	}
+	ref = a.removedTopicDay(ws, ref)
 	ix := search.Open(ws.dir)
 	q, err := ix.Around(ref, span, opts.includePrivate)
 	if err != nil {
@@ -114,4 +118,26 @@ func eventRow(e search.Event) string {
 		return fmt.Sprintf("%s  %-8s  %s#%d  %s", when, e.Kind, e.File, e.Entry, what)
 	}
 	return fmt.Sprintf("%s  %-8s  %s  %s — %s", when, e.Kind, e.File, e.Name, e.Text)
+}
+
+// removedTopicDay turns the name of a topic rm removed (kept in the
+// trash) into the day it was last changed, so that timeline shows what
+// happened around it; any other ref is returned as it is.
+func (a *app) removedTopicDay(ws *workspace, ref string) string {
+	if ref == "" {
+		return ref
+	}
+	if _, err := ws.dir.Find(ref); !errors.Is(err, memdir.ErrNotFound) {
+		return ref
+	}
+	file, data, err := ws.dir.Trashed(ref)
+	if err != nil {
+		return ref
+	}
+	t, err := memdir.ParseTopic(file, data)
+	if err != nil || t.Modified.IsZero() {
+		return ref
+	}
+	fmt.Fprintf(a.errw, "memdir: %s was removed (`memdir restore %s` brings it back): showing the day it last changed\n", file, strings.TrimSuffix(file, ".md"))
+	return t.Modified.In(time.Local).Format(time.DateOnly)
 }

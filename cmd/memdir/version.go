@@ -1,7 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"runtime"
 	"runtime/debug"
+
+	"github.com/spf13/cobra"
 )
 
 // version is memdir's version as the build recorded it: the module version
@@ -34,4 +38,28 @@ func version() string {
 		rev += "-dirty"
 	}
 	return "devel-" + rev
+}
+
+func newVersionCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print memdir's version",
+		Long: `Print memdir's version, as memdir --version does; --json adds the Go
+version it was built with.
+
+Examples:
+  memdir version
+  memdir version --json`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			if a.json {
+				return a.writeJSON(struct {
+					Version string `json:"version"`
+					Go      string `json:"go"`
+				}{version(), runtime.Version()})
+			}
+			fmt.Fprintf(a.out, "memdir %s\n", version())
+			return nil
+		},
+	}
 }
