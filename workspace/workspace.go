@@ -299,3 +299,26 @@ func rootRecorded(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(canonical.RootFile)))
 	return err == nil
 }
+
+// SettingsPath is the file of a settings layer for the project, found
+// even when the settings do not load (a mistake in that very file, say),
+// so that the file can be mended.
+func (o *Options) SettingsPath(layer settings.Layer) (string, error) {
+	cwd, err := o.WorkingDir()
+	if err != nil {
+		return "", err
+	}
+	repo, err := canonical.Find(cwd)
+	if err != nil {
+		return "", fmt.Errorf("find project root: %w", err)
+	}
+	home := o.getenv("MEMDIR_HOME")
+	if home == "" {
+		home = filepath.Join(o.getenv("HOME"), ".memdir")
+	}
+	path, err := settings.LayerPath(layer, repo.Root, home)
+	if err != nil {
+		return "", usagef("%v", err)
+	}
+	return path, nil
+}

@@ -196,6 +196,6 @@ func (a *app) addDest(team bool) (*workspace, *memdir.Dir, bool, error) {
 	if err != nil {
 		return nil, nil, false, err
 	}
-	existed := ws.dir.Exists()
-	return ws, ws.dir, existed, ws.claim()
+	existed := ws.Dir.Exists()
+	return ws, ws.Dir, existed, ws.Claim()
 }

@@ -62,12 +62,12 @@ func runListAgents(a *app) error {
 // agentMemory is the subagent memory of the workspace, as its context
 // renders it: MEMORY.md unless Claude Code would not read it.
 func (a *app) agentMemory(ws *workspace) (*sessionctx.AgentMemory, error) {
-	am := &sessionctx.AgentMemory{Dir: ws.loc.Dir, Scope: a.agentScope, NotLoaded: ws.dir.ReadOnly != "",
+	am := &sessionctx.AgentMemory{Dir: ws.Loc.Dir, Scope: a.agentScope, NotLoaded: ws.Dir.ReadOnly != "",
 		Extra: a.getenv("CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES")}
 	if am.NotLoaded {
 		return am, nil
 	}
-	data, err := ws.dir.AgentIndex(index.DefaultCaps)
+	data, err := ws.Dir.AgentIndex(index.DefaultCaps)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}

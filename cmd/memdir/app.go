@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/canonical"
-	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/settings"
 	wspkg "github.com/memdir/memdir/workspace"
 )
@@ -112,19 +111,8 @@ func (a *app) resolver() *wspkg.Options {
 func (a *app) cwd() (string, error) { return a.resolver().WorkingDir() }
 
 // workspace is a resolved project: where it is, its settings and its
-// memory directory.
-type workspace struct {
-	repo     canonical.Repo
-	loc      canonical.Location
-	settings *settings.Settings
-	dir      *memdir.Dir
-	cwd      string
-}
-
-// fromWS is the command's view of a resolved workspace.
-func fromWS(w *wspkg.Workspace) *workspace {
-	return &workspace{repo: w.Repo, loc: w.Loc, settings: w.Settings, dir: w.Dir, cwd: w.Cwd}
-}
+// memory directory (package workspace resolves it).
+type workspace = wspkg.Workspace
 
 // workspace resolves the project, its settings and its memory directory.
 func (a *app) workspace() (*workspace, error) {
@@ -135,7 +123,7 @@ func (a *app) workspace() (*workspace, error) {
 	if w.AgentScope != "" {
 		a.agentScope = w.AgentScope
 	}
-	return fromWS(w), nil
+	return w, nil
 }
 
 func firstNonEmpty(s ...string) string {
@@ -147,15 +135,6 @@ func firstNonEmpty(s ...string) string {
 	return ""
 }
 
-// openWorkspace opens the memory directory loc.Dir with the settings s.
-func (a *app) openWorkspace(loc canonical.Location, s *settings.Settings) (*workspace, error) {
-	w, err := a.resolver().Open(&wspkg.Project{Settings: s}, loc)
-	if err != nil {
-		return nil, err
-	}
-	return fromWS(w), nil
-}
-
 // project finds the project root and loads the settings cascade for it.
 func (a *app) project() (canonical.Repo, *settings.Settings, string, error) {
 	p, err := a.resolver().FindProject()
@@ -163,23 +142,6 @@ func (a *app) project() (canonical.Repo, *settings.Settings, string, error) {
 		return canonical.Repo{}, nil, "", err
 	}
 	return p.Repo, p.Settings, p.Cwd, nil
-}
-
-// claim records the project root in a memory directory found through the
-// slug, so that another root with the same slug is refused later.
-func (ws *workspace) claim() error {
-	return (&wspkg.Workspace{Loc: ws.loc, Dir: ws.dir}).Claim()
-}
-
-// locate picks the memory directory of the project at root.
-func (a *app) locate(root string, s *settings.Settings) (canonical.Location, error) {
-	return a.resolver().Locate(&wspkg.Project{Repo: canonical.Repo{Root: root}, Settings: s})
-}
-
-// mode is the memory directory's mode, by the one rule of
-// workspace.ModeOf.
-func (a *app) mode(s *settings.Settings, dir string) (memdir.Mode, error) {
-	return wspkg.Mode(s, dir)
 }
 
 // writeJSON prints v as indented JSON.
@@ -221,7 +183,7 @@ func (a *app) findTopic(ref string) (*workspace, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	file, err := ws.dir.Find(ref)
+	file, err := ws.Dir.Find(ref)
 	return ws, file, err
 }
 

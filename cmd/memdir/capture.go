@@ -135,20 +135,20 @@ func (a *app) captureDigest(in capture.Input) error {
 	if err != nil {
 		return err
 	}
-	if ws.dir.Mode != memdir.Log || ws.settings.Get("dream.distiller") == "" {
+	if ws.Dir.Mode != memdir.Log || ws.Settings.Get("dream.distiller") == "" {
 		return nil
 	}
-	offsets := capture.NewOffsets(ws.loc.Dir)
+	offsets := capture.NewOffsets(ws.Loc.Dir)
 	s, end, err := capture.ReadFrom(in.TranscriptPath, offsets.Get(in.SessionID, in.TranscriptPath))
 	if err != nil {
 		a.warn("capture: transcript: %v", err)
 		return nil
 	}
 	if text := capture.Digest(s, in.SessionID); text != "" {
-		if err := ws.claim(); err != nil {
+		if err := ws.Claim(); err != nil {
 			return err
 		}
-		_, err := ws.dir.Add(memdir.AddRequest{Type: typesx.Project, Name: capture.DigestTitle(in.SessionID), Text: text})
+		_, err := ws.Dir.Add(memdir.AddRequest{Type: typesx.Project, Name: capture.DigestTitle(in.SessionID), Text: text})
 		if memdir.IsInput(err) {
 			a.warn("capture: session digest not saved: %v", err)
 		} else if err != nil {
@@ -164,12 +164,12 @@ func (a *app) captureDigest(in capture.Input) error {
 // to the team, whatever the setting says. scope names team memory for
 // the reply.
 func (a *app) captureTarget(ws *workspace, t typesx.Type) (*memdir.Dir, string, error) {
-	if a.agentType == "" && t != typesx.User && slices.Contains(ws.settings.Types("capture.team_types"), t) {
+	if a.agentType == "" && t != typesx.User && slices.Contains(ws.Settings.Types("capture.team_types"), t) {
 		tm, err := a.team(ws, true)
 		if err != nil {
 			return nil, "", err
 		}
-		return tm.dir, "team memory (" + tm.rel + ")", nil
+		return tm.Dir, "team memory (" + tm.Rel + ")", nil
 	}
-	return ws.dir, "", ws.claim()
+	return ws.Dir, "", ws.Claim()
 }

@@ -46,20 +46,20 @@ func runCommit(a *app, opts commitOptions) error {
 	if err != nil {
 		return err
 	}
-	if !ws.dir.Exists() {
-		return usagef("there is no memory directory at %s yet: `memdir init` makes one", ws.loc.Dir)
+	if !ws.Dir.Exists() {
+		return usagef("there is no memory directory at %s yet: `memdir init` makes one", ws.Loc.Dir)
 	}
 	r, err := a.openGit(ws)
 	if err != nil {
 		return err
 	}
-	lk, err := ws.dir.Lock("commit")
+	lk, err := ws.Dir.Lock("commit")
 	if err != nil {
 		return err
 	}
 	defer lk.Release()
 	if !r.Own() {
-		if _, err := memgit.EnsureIgnore(ws.loc.Dir); err != nil {
+		if _, err := memgit.EnsureIgnore(ws.Loc.Dir); err != nil {
 			return err
 		}
 	}

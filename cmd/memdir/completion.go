@@ -88,12 +88,12 @@ func (a *app) completeTopics(cmd *cobra.Command, args []string, toComplete strin
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	ws, err := a.workspace()
-	if err != nil || !ws.dir.Exists() {
+	if err != nil || !ws.Dir.Exists() {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	files, _ := ws.dir.TopicFiles()
+	files, _ := ws.Dir.TopicFiles()
 	if cmd.Name() == "restore" {
-		files = append(files, ws.dir.TrashedFiles()...)
+		files = append(files, ws.Dir.TrashedFiles()...)
 	}
 	var out []cobra.Completion
 	for _, f := range files {

@@ -184,7 +184,7 @@ func (a *app) modeDefaultNote() {
 	if err != nil {
 		return
 	}
-	c, err := modeOf(ws.settings, ws.loc.Dir)
+	c, err := modeOf(ws.Settings, ws.Loc.Dir)
 	if err == nil && c.Recorded != "" {
 		fmt.Fprintf(a.out, "this is the default for new memory; this project stays in mode %s (from %s): memdir init --mode changes it\n", c.Mode, c.From)
 	}

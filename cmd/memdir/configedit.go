@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/settings"
 )
 
@@ -136,21 +135,5 @@ func (a *app) settingsFile(layer settings.Layer, scope string) (string, error) {
 	if _, s, _, err := a.project(); err == nil {
 		return scopeFile(s, layer, scope)
 	}
-	cwd, err := a.cwd()
-	if err != nil {
-		return "", err
-	}
-	repo, err := canonical.Find(cwd)
-	if err != nil {
-		return "", fmt.Errorf("find project root: %w", err)
-	}
-	home := a.getenv("MEMDIR_HOME")
-	if home == "" {
-		home = filepath.Join(a.getenv("HOME"), ".memdir")
-	}
-	path, err := settings.LayerPath(layer, repo.Root, home)
-	if err != nil {
-		return "", usagef("%v", err)
-	}
-	return path, nil
+	return a.resolver().SettingsPath(layer)
 }

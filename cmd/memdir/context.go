@@ -108,7 +108,7 @@ func runContext(a *app, opts contextOptions) error {
 	if err != nil {
 		return err
 	}
-	build := sessionctx.Options{Agent: profile.Name, Cwd: ws.cwd, Files: extra, Notes: opts.add}
+	build := sessionctx.Options{Agent: profile.Name, Cwd: ws.Cwd, Files: extra, Notes: opts.add}
 	if !opts.noInstructions && !a.disabled("MEMDIR_DISABLE_INSTRUCTIONS", profile.Name, "CLAUDE_CODE_DISABLE_CLAUDE_MDS") {
 		res, err := instructions.Discover(a.discoverOptions(ws, profile, opts.discoverFlags))
 		if err != nil {
@@ -124,12 +124,12 @@ func runContext(a *app, opts contextOptions) error {
 		build.AgentMemory = am
 	} else if !a.disabled("MEMDIR_DISABLE_AUTO_MEMORY", profile.Name, "CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
 		if !opts.noMemory {
-			data, err := ws.dir.AgentIndex(index.DefaultCaps)
+			data, err := ws.Dir.AgentIndex(index.DefaultCaps)
 			if err != nil {
 				return err
 			}
-			build.Memory = &sessionctx.Memory{Dir: ws.loc.Dir, Mode: string(ws.dir.Mode), Index: data,
-				Caps: index.DefaultCaps, Exists: ws.dir.Exists()}
+			build.Memory = &sessionctx.Memory{Dir: ws.Loc.Dir, Mode: string(ws.Dir.Mode), Index: data,
+				Caps: index.DefaultCaps, Exists: ws.Dir.Exists()}
 		}
 		// Team memory stays with --no-memory: the hook for Claude Code
 		// passes it because Claude loads its own MEMORY.md, and Claude
@@ -167,7 +167,7 @@ func runContext(a *app, opts contextOptions) error {
 	if opts.output != "" {
 		path := opts.output
 		if !filepath.IsAbs(path) {
-			path = filepath.Join(ws.cwd, path)
+			path = filepath.Join(ws.Cwd, path)
 		}
 		if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
 			return usagef("--output: %v", err)
@@ -207,9 +207,9 @@ func (a *app) disabled(own, profile, claudeVar string) bool {
 // profile picks the agent profile: --agent, else the context.agent setting.
 func (a *app) profile(ws *workspace, agent string) (instructions.Profile, error) {
 	if agent == "" {
-		agent = ws.settings.Get("context.agent")
+		agent = ws.Settings.Get("context.agent")
 	}
-	p, err := instructions.Lookup(agent, ws.settings.Profiles())
+	p, err := instructions.Lookup(agent, ws.Settings.Profiles())
 	if err != nil {
 		return p, &usageError{msg: err.Error()}
 	}
@@ -219,12 +219,12 @@ func (a *app) profile(ws *workspace, agent string) (instructions.Profile, error)
 func (a *app) discoverOptions(ws *workspace, p instructions.Profile, f discoverFlags) instructions.Options {
 	id := f.agentID
 	if id == "" {
-		id = ws.settings.Get("context.agent_id")
+		id = ws.Settings.Get("context.agent_id")
 	}
 	return instructions.Options{
-		Profile: p, Root: ws.repo.Root, WorkTree: ws.repo.WorkTree, Cwd: ws.cwd, Files: f.files,
+		Profile: p, Root: ws.Repo.Root, WorkTree: ws.Repo.WorkTree, Cwd: ws.Cwd, Files: f.files,
 		UserHome: a.getenv("HOME"), ConfigHome: a.getenv("XDG_CONFIG_HOME"), ManagedRoot: a.getenv("MEMDIR_MANAGED_INSTRUCTIONS"),
-		AgentID: id, AllowOutsideImports: ws.settings.Bool("context.allow_outside_imports"),
+		AgentID: id, AllowOutsideImports: ws.Settings.Bool("context.allow_outside_imports"),
 	}
 }
 

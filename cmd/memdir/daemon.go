@@ -101,7 +101,7 @@ func runDaemon(a *app, opts daemonOptions) error {
 	}
 	spec := opts.schedule
 	if spec == "" {
-		if spec = ws.settings.Get("dream.schedule"); spec == "" {
+		if spec = ws.Settings.Get("dream.schedule"); spec == "" {
 			return usagef("the dream.schedule setting is empty: give --schedule SPEC")
 		}
 	}
@@ -137,9 +137,9 @@ func runDaemon(a *app, opts daemonOptions) error {
 			return a.syncEvery(ctx, ws, opts.syncEvery, logLine)
 		}})
 	}
-	if !opts.all && !opts.noWatch && ws.dir.Exists() {
+	if !opts.all && !opts.noWatch && ws.Dir.Exists() {
 		services = append(services, service{name: "watch", run: func(ctx context.Context) error {
-			return watch.Run(ctx, watch.Options{Dir: ws.dir, Log: logw, Now: a.now})
+			return watch.Run(ctx, watch.Options{Dir: ws.Dir, Log: logw, Now: a.now})
 		}})
 	}
 	return runServices(ctx, services)
@@ -191,12 +191,12 @@ func runServices(ctx context.Context, services []service) error {
 // settings.
 func (a *app) dreamTargets(ws *workspace, opts daemonOptions) ([]dream.Target, error) {
 	if !opts.all {
-		if !ws.dir.Exists() {
+		if !ws.Dir.Exists() {
 			return nil, nil
 		}
-		return []dream.Target{a.target(ws.dir, ws.settings, opts)}, nil
+		return []dream.Target{a.target(ws.Dir, ws.Settings, opts)}, nil
 	}
-	dirs, err := wspkg.MemoryDirs(ws.loc.Home)
+	dirs, err := wspkg.MemoryDirs(ws.Loc.Home)
 	if err != nil {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ func runDiff(a *app, opts diffOptions, args []string) error {
 		}
 	}
 	if opts.topic != "" {
-		if dopts.File, err = r.TopicAt(ws.dir, opts.topic, orHead(dopts.From+dopts.Change)); err != nil {
+		if dopts.File, err = r.TopicAt(ws.Dir, opts.topic, orHead(dopts.From+dopts.Change)); err != nil {
 			return err
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/memdir/memdir/doctor"
 	"github.com/memdir/memdir/memdir"
+	wspkg "github.com/memdir/memdir/workspace"
 )
 
 func newDoctorCmd(a *app) *cobra.Command {
@@ -53,27 +54,25 @@ Examples:
 }
 
 func runDoctor(a *app, agents []string) error {
-	repo, s, _, err := a.project()
+	r := a.resolver()
+	p, err := r.FindProject()
 	if err != nil {
 		return err
 	}
-	loc, err := a.locate(repo.Root, s)
+	loc, err := r.Locate(p)
 	if err != nil {
 		return err
 	}
-	mode, err := a.mode(s, loc.Dir)
+	mode, err := wspkg.Mode(p.Settings, loc.Dir)
 	if err != nil {
 		return err
 	}
-	root := repo.WorkTree
-	if root == "" {
-		root = repo.Root
-	}
+	root := p.WorkTree()
 	home := a.getenv("HOME")
 	checks := doctor.Run(doctor.Options{Agents: agents, Home: home, Root: root, Getenv: a.getenv,
 		MemoryDir: loc.Dir, Program: a.defaultProgram(true), Self: selfPath(), LookPath: exec.LookPath, LogMode: mode == memdir.Log,
 		Scheduled: func() (string, bool) { return doctor.FindSchedule(home, userCrontab) },
-		Team:      a.doctorTeam(&workspace{repo: repo, loc: loc, settings: s})})
+		Team:      a.doctorTeam(&workspace{Project: *p, Loc: loc})})
 	if n := a.teamRemoteNotice(); n != "" {
 		checks = append(checks, doctor.Check{Name: "team-remote", Status: doctor.Warn, Detail: n,
 			Fix: "memdir remote team accept (only if you trust the remote this project names)"})
@@ -113,7 +112,7 @@ func (a *app) doctorTeam(ws *workspace) *doctor.Team {
 	case tm == nil:
 		return nil
 	}
-	return &doctor.Team{Rel: tm.rel, Dir: tm.dir}
+	return &doctor.Team{Rel: tm.Rel, Dir: tm.Dir}
 }
 
 // userCrontab is the user's crontab, or "" when there is none (or no

@@ -57,12 +57,12 @@ func runDream(ctx context.Context, a *app, opts dreamOptions) error {
 	// collector keeps its peak near twice that, not five times.
 	longRunning()
 	rep, err := dream.Run(ctx, dream.Options{
-		Dir:              ws.dir,
+		Dir:              ws.Dir,
 		Wall:             a.wall,
 		DryRun:           opts.dryRun,
-		Distiller:        ws.settings.Get("dream.distiller"),
+		Distiller:        ws.Settings.Get("dream.distiller"),
 		Stderr:           a.errw,
-		DistillerTimeout: ws.settings.Duration("dream.distiller_timeout"),
+		DistillerTimeout: ws.Settings.Duration("dream.distiller_timeout"),
 	})
 	if err != nil {
 		var ae *dream.AnswerError

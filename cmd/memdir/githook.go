@@ -23,9 +23,9 @@ func (a *app) gitRefused(what string, err error) error { return a.resolver().Git
 // openGit opens the repository that holds the memory directory, with a
 // usage error that says how to get one when there is none.
 func (a *app) openGit(ws *workspace) (*memgit.Repo, error) {
-	r, err := memgit.Open(ws.loc.Dir, a.gitOptions())
+	r, err := memgit.Open(ws.Loc.Dir, a.gitOptions())
 	if errors.Is(err, memgit.ErrNoRepo) {
-		return nil, usagef("the memory directory %s is not in a git repository: run `memdir init --git` to give it one of its own, or set dir to a path inside the project (such as .memdir) and use `memdir commit`", ws.loc.Dir)
+		return nil, usagef("the memory directory %s is not in a git repository: run `memdir init --git` to give it one of its own, or set dir to a path inside the project (such as .memdir) and use `memdir commit`", ws.Loc.Dir)
 	}
 	return r, err
 }
@@ -33,11 +33,11 @@ func (a *app) openGit(ws *workspace) (*memgit.Repo, error) {
 // gitInitCheck refuses `init --git` up front, before anything is
 // written, when the memory directory sits in another work tree.
 func (a *app) gitInitCheck(ws *workspace) error {
-	if memgit.OwnRepo(ws.loc.Dir) {
+	if memgit.OwnRepo(ws.Loc.Dir) {
 		return nil
 	}
-	if r, err := memgit.Open(ws.loc.Dir, a.gitOptions()); err == nil {
-		return usagef("the memory directory %s is inside the git work tree %s: commit memory with the project (`memdir commit`, or the git.autocommit setting) instead of giving it a repository of its own", ws.loc.Dir, r.Top())
+	if r, err := memgit.Open(ws.Loc.Dir, a.gitOptions()); err == nil {
+		return usagef("the memory directory %s is inside the git work tree %s: commit memory with the project (`memdir commit`, or the git.autocommit setting) instead of giving it a repository of its own", ws.Loc.Dir, r.Top())
 	}
 	return nil
 }
@@ -45,12 +45,12 @@ func (a *app) gitInitCheck(ws *workspace) error {
 // gitInit makes the memory directory its own repository and commits what
 // is there, under the lock, and says what it did.
 func (a *app) gitInit(ws *workspace) (*gitInitJSON, error) {
-	lk, err := ws.dir.Lock("init --git")
+	lk, err := ws.Dir.Lock("init --git")
 	if err != nil {
 		return nil, err
 	}
 	defer lk.Release()
-	r, created, err := memgit.Init(ws.loc.Dir, a.gitOptions())
+	r, created, err := memgit.Init(ws.Loc.Dir, a.gitOptions())
 	if err != nil {
 		return nil, err
 	}

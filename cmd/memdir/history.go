@@ -58,7 +58,7 @@ func runHistory(a *app, opts historyOptions, ref string) error {
 	}
 	file := ""
 	if ref != "" {
-		if file, err = r.TopicAt(ws.dir, ref, ""); err != nil {
+		if file, err = r.TopicAt(ws.Dir, ref, ""); err != nil {
 			return err
 		}
 	}

@@ -80,9 +80,9 @@ func runImport(a *app, opts importOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	d := ws.dir
+	d := ws.Dir
 	if !opts.dryRun {
-		if err := ws.claim(); err != nil {
+		if err := ws.Claim(); err != nil {
 			return err
 		}
 	}

@@ -88,7 +88,7 @@ func runIndex(a *app, opts indexOptions) error {
 	if err != nil {
 		return err
 	}
-	t := indexTarget{dir: ws.dir, name: "MEMORY.md"}
+	t := indexTarget{dir: ws.Dir, name: "MEMORY.md"}
 	if opts.team {
 		if t.dir, _, err = a.scopeDir(ws, true); err != nil {
 			return err

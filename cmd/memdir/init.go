@@ -68,27 +68,27 @@ func runInit(a *app, opts initOptions) error {
 			return err
 		}
 	}
-	existed := ws.dir.Exists()
-	created, err := ws.dir.Init()
+	existed := ws.Dir.Exists()
+	created, err := ws.Dir.Init()
 	if err != nil {
 		return err
 	}
 	a.warnOutsideRepo(ws, existed)
-	if err := ws.claim(); err != nil {
+	if err := ws.Claim(); err != nil {
 		return err
 	}
 	choice, err := a.recordMode(ws, mode)
 	if err != nil {
 		return err
 	}
-	out := initJSON{Dir: ws.loc.Dir, Created: created, Mode: string(choice.Mode), ModeFrom: choice.From}
+	out := initJSON{Dir: ws.Loc.Dir, Created: created, Mode: string(choice.Mode), ModeFrom: choice.From}
 	if !a.json {
 		// The directory is there whatever git says next.
 		verb := "initialized"
 		if !created {
 			verb = "already initialized"
 		}
-		fmt.Fprintf(a.out, "%s %s (mode %s, from %s)\n", verb, ws.loc.Dir, choice.Mode, choice.From)
+		fmt.Fprintf(a.out, "%s %s (mode %s, from %s)\n", verb, ws.Loc.Dir, choice.Mode, choice.From)
 	}
 	if opts.git {
 		if out.Git, err = a.gitInit(ws); err != nil {
@@ -96,7 +96,7 @@ func runInit(a *app, opts initOptions) error {
 		}
 	}
 	// Memory committed with the project merges by entry in git too.
-	config, err := memsync.RegisterDriver(context.Background(), ws.loc.Dir, ws.loc.Root)
+	config, err := memsync.RegisterDriver(context.Background(), ws.Loc.Dir, ws.Loc.Root)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func runInit(a *app, opts initOptions) error {
 // effect afterwards, and warns when a setting above the recorded mode
 // overrides the one asked for.
 func (a *app) recordMode(ws *workspace, asked memdir.Mode) (modeChoice, error) {
-	before, err := modeOf(ws.settings, ws.loc.Dir)
+	before, err := modeOf(ws.Settings, ws.Loc.Dir)
 	if err != nil {
 		return modeChoice{}, err
 	}
@@ -127,15 +127,15 @@ func (a *app) recordMode(ws *workspace, asked memdir.Mode) (modeChoice, error) {
 		record = before.Mode
 	}
 	if record != "" && record != before.Recorded {
-		if err := ws.dir.RecordMode(record); err != nil {
+		if err := ws.Dir.RecordMode(record); err != nil {
 			return modeChoice{}, err
 		}
 	}
-	after, err := modeOf(ws.settings, ws.loc.Dir)
+	after, err := modeOf(ws.Settings, ws.Loc.Dir)
 	if err != nil {
 		return modeChoice{}, err
 	}
-	ws.dir.Mode = after.Mode
+	ws.Dir.Mode = after.Mode
 	if asked != "" && after.Mode != asked {
 		a.warn("recorded mode %s, but %s sets mode %s, which wins here", asked, after.From, after.Mode)
 	}

@@ -72,7 +72,7 @@ func runInstructionsList(a *app, f discoverFlags) error {
 		return err
 	}
 	if !a.json {
-		return instructions.WriteList(a.out, res, ws.repo.WorkTree)
+		return instructions.WriteList(a.out, res, ws.Repo.WorkTree)
 	}
 	files := make([]fileJSON, 0, len(res.Files))
 	for _, x := range res.Files {

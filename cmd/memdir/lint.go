@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
 	memsync "github.com/memdir/memdir/sync"
+	wspkg "github.com/memdir/memdir/workspace"
 )
 
 type lintOptions struct {
@@ -58,25 +58,25 @@ func runLint(a *app, opts lintOptions) error {
 		return err
 	}
 	var findings []lintFinding
-	if !opts.team && ws.dir.Exists() {
-		fs, err := lintDir(ws.dir)
+	if !opts.team && ws.Dir.Exists() {
+		fs, err := lintDir(ws.Dir)
 		if err != nil {
 			return err
 		}
-		fs = append(fs, gitLockFindings(ws.loc.Dir, a.wall())...)
+		fs = append(fs, gitLockFindings(ws.Loc.Dir, a.wall())...)
 		findings = personalFindings(fs)
 	} else if !opts.team && tm == nil && refused == nil {
-		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
+		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.Loc.Dir)
 	}
 	if refused != nil {
 		findings = append(findings, *refused)
 	}
 	if tm != nil {
-		fs, err := lintDir(tm.dir)
+		fs, err := lintDir(tm.Dir)
 		if err != nil {
-			return fmt.Errorf("team memory %s: %w", tm.rel, err)
+			return fmt.Errorf("team memory %s: %w", tm.Rel, err)
 		}
-		findings = append(findings, teamFindings(tm.rel, fs)...)
+		findings = append(findings, teamFindings(tm.Rel, fs)...)
 	}
 	return a.report(findings)
 }
@@ -125,13 +125,7 @@ func (a *app) lintTeam(ws *workspace, only bool) (*teamMemory, *lintFinding, err
 
 // teamSetting is the team.dir setting (or its default), cleaned and
 // slash-separated, as team memory's findings name it.
-func teamSetting(ws *workspace) string {
-	rel := ws.settings.Get("team.dir")
-	if rel == "" {
-		rel = teamDefault
-	}
-	return filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel)))
-}
+func teamSetting(ws *workspace) string { return wspkg.TeamSetting(ws.Settings) }
 
 // gitLockFindings reports the git locks memdir cannot prove are its own:
 // while one exists, memory is not committed.

@@ -95,15 +95,15 @@ func runList(a *app, opts listOptions) error {
 	}
 	out := []listedTopic{}
 	if !opts.team {
-		if !ws.dir.Exists() && team == nil {
-			return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
+		if !ws.Dir.Exists() && team == nil {
+			return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.Loc.Dir)
 		}
-		if out, err = a.listDir(ws.dir, only, "", out); err != nil {
+		if out, err = a.listDir(ws.Dir, only, "", out); err != nil {
 			return err
 		}
 	}
 	if team != nil {
-		if out, err = a.listDir(team.dir, only, scopeTeam, out); err != nil {
+		if out, err = a.listDir(team.Dir, only, scopeTeam, out); err != nil {
 			return err
 		}
 	}
@@ -162,7 +162,7 @@ func (a *app) listTeam(ws *workspace, only bool) (*teamMemory, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &teamMemory{dir: d}, nil
+		return &teamMemory{Dir: d}, nil
 	}
 	return a.teamRead(ws), nil
 }

@@ -60,14 +60,14 @@ func runLogs(a *app, opts logsOptions) error {
 	if err != nil {
 		return err
 	}
-	entries, problems, err := dailylog.Read(ws.dir.Path, since, until)
+	entries, problems, err := dailylog.Read(ws.Dir.Path, since, until)
 	if err != nil {
 		return err
 	}
 	for _, p := range problems {
 		a.warn("%s", p)
 	}
-	done, err := dream.Distilled(ws.dir.Path, entries)
+	done, err := dream.Distilled(ws.Dir.Path, entries)
 	if err != nil {
 		return err
 	}

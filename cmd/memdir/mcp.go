@@ -73,19 +73,21 @@ func runMCP(ctx context.Context, a *app) error {
 // directory or a client's root. Nothing it does can reach standard output,
 // which belongs to the protocol, and each warning is logged once.
 func (a *app) mcpOpener(logw io.Writer) mcpserver.Opener {
+	b := *a
+	b.out, b.errw = logw, logw
+	base := b.resolver()
 	return func(cwd string, agent mcpserver.Agent) (*mcpserver.Project, error) {
-		b := *a
-		b.out, b.errw = logw, logw
+		o := *base
 		if cwd != "" {
-			b.cwdFlag = cwd
+			o.Cwd = cwd
 		}
-		b.agentType, b.agentScope = agent.Type, agent.Scope
-		ws, err := b.workspace()
+		o.AgentType, o.AgentScope = agent.Type, agent.Scope
+		ws, err := o.Resolve()
 		if err != nil {
 			return nil, err
 		}
-		return &mcpserver.Project{Dir: ws.dir, Claim: ws.claim, Schedule: ws.settings.Get("dream.schedule"),
-			Team: b.mcpTeam(ws)}, nil
+		return &mcpserver.Project{Dir: ws.Dir, Claim: ws.Claim, Schedule: ws.Settings.Get("dream.schedule"),
+			Team: mcpTeam(&o, ws)}, nil
 	}
 }
 

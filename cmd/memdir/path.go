@@ -57,13 +57,13 @@ func runPath(a *app, field string) error {
 	if err != nil {
 		return err
 	}
-	mode, err := modeOf(ws.settings, ws.loc.Dir)
+	mode, err := modeOf(ws.Settings, ws.Loc.Dir)
 	if err != nil {
 		return err
 	}
 	info := pathInfo{
-		Dir: ws.loc.Dir, Root: ws.loc.Root, Slug: ws.loc.Slug, Mode: string(mode.Mode), ModeFrom: mode.From,
-		Source: ws.loc.Source, WorkTree: ws.repo.WorkTree, Repo: ws.repo.Kind, Exists: ws.dir.Exists(),
+		Dir: ws.Loc.Dir, Root: ws.Loc.Root, Slug: ws.Loc.Slug, Mode: string(mode.Mode), ModeFrom: mode.From,
+		Source: ws.Loc.Source, WorkTree: ws.Repo.WorkTree, Repo: ws.Repo.Kind, Exists: ws.Dir.Exists(),
 	}
 	if a.json {
 		return a.writeJSON(info)

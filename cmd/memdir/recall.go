@@ -62,14 +62,14 @@ func runRecall(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
-	if !ws.settings.Bool("recall.enabled") || !ws.dir.Exists() {
+	if !ws.Settings.Bool("recall.enabled") || !ws.Dir.Exists() {
 		return nil
 	}
 	var loaded map[string]bool // read when a memory is about to be given
 	isLoaded := func(f string) bool {
 		if loaded == nil {
 			loaded = map[string]bool{}
-			if data, err := ws.dir.IndexBytes(); err == nil {
+			if data, err := ws.Dir.IndexBytes(); err == nil {
 				for _, e := range index.Load(data, index.DefaultCaps).Loaded {
 					loaded[e.File] = true
 				}
@@ -77,12 +77,12 @@ func runRecall(ctx context.Context, a *app) error {
 		}
 		return loaded[f]
 	}
-	ix := search.Open(ws.dir)
-	if cfg, ok := embed.Configured(ws.settings, a.getenv); ok {
-		ix.WithSemantic(embed.New(ws.dir, cfg, a.errw))
+	ix := search.Open(ws.Dir)
+	if cfg, ok := embed.Configured(ws.Settings, a.getenv); ok {
+		ix.WithSemantic(embed.New(ws.Dir, cfg, a.errw))
 	}
 	text, _, err := ix.ForPrompt(ctx, capture.StripHookContext(in.Prompt), search.PromptOptions{
-		Budget:  int(ws.settings.Float("recall.budget")),
+		Budget:  int(ws.Settings.Float("recall.budget")),
 		Loaded:  isLoaded,
 		Session: in.SessionID,
 	})

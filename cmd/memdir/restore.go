@@ -52,7 +52,7 @@ func runRestore(a *app, opts restoreOptions, ref string) error {
 	if err != nil {
 		return usagef("%v: give a commit such as HEAD~1 or a hash from `memdir history`", err)
 	}
-	file, err := r.TopicAt(ws.dir, ref, at.Hash)
+	file, err := r.TopicAt(ws.Dir, ref, at.Hash)
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func runRestore(a *app, opts restoreOptions, ref string) error {
 	if err != nil {
 		return usagef("%s did not exist at %s (%s): `memdir history %s` shows when it did", file, at.Short, at.Subject, file)
 	}
-	res, err := ws.dir.Restore(file, data, at.Short)
+	res, err := ws.Dir.Restore(file, data, at.Short)
 	if err != nil {
 		return err
 	}
@@ -79,18 +79,18 @@ func runRestore(a *app, opts restoreOptions, ref string) error {
 
 // restoreTrashed brings back the removed topic ref from the trash.
 func (a *app) restoreTrashed(ws *workspace, ref string) error {
-	if file, err := ws.dir.Find(ref); err == nil {
+	if file, err := ws.Dir.Find(ref); err == nil {
 		return usagef("%s is not removed: give --at REV to take it as it was at a commit (see `memdir history %s`)", file, file)
 	}
-	file, data, err := ws.dir.Trashed(ref)
+	file, data, err := ws.Dir.Trashed(ref)
 	if err != nil {
 		return err
 	}
-	res, err := ws.dir.Restore(file, data, "trash")
+	res, err := ws.Dir.Restore(file, data, "trash")
 	if err != nil {
 		return err
 	}
-	if err := ws.dir.DropTrashed(file); err != nil {
+	if err := ws.Dir.DropTrashed(file); err != nil {
 		return err
 	}
 	if a.json {

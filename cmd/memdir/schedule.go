@@ -77,5 +77,5 @@ func (a *app) scheduleSetting() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return ws.settings.Get("dream.schedule"), nil
+	return ws.Settings.Get("dream.schedule"), nil
 }

@@ -102,10 +102,10 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 		return err
 	}
 	team := a.teamRead(ws)
-	if !ws.dir.Exists() && team == nil {
-		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
+	if !ws.Dir.Exists() && team == nil {
+		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.Loc.Dir)
 	}
-	cfg, semantic := embed.Configured(ws.settings, a.getenv)
+	cfg, semantic := embed.Configured(ws.Settings, a.getenv)
 	indexOf := func(d *memdir.Dir) *search.Index {
 		if semantic {
 			return search.Open(d).WithSemantic(embed.New(d, cfg, a.errw))
@@ -113,13 +113,13 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 		return search.Open(d)
 	}
 	var hits []mcpserver.Hit
-	if ws.dir.Exists() {
-		if hits, err = searchDir(ctx, indexOf(ws.dir), q, "", hits); err != nil {
+	if ws.Dir.Exists() {
+		if hits, err = searchDir(ctx, indexOf(ws.Dir), q, "", hits); err != nil {
 			return err
 		}
 	}
 	if team != nil {
-		if hits, err = searchDir(ctx, indexOf(team.dir), q, scopeTeam, hits); err != nil {
+		if hits, err = searchDir(ctx, indexOf(team.Dir), q, scopeTeam, hits); err != nil {
 			return err
 		}
 	}

@@ -17,14 +17,14 @@ import (
 // dream's lock), and nothing it prints reaches the hook's output. It
 // returns why it started one, or "".
 func (a *app) dreamIfOverdue(ws *workspace) string {
-	if ws.dir.Mode != memdir.Log || !ws.settings.Bool("dream.at_session_start") {
+	if ws.Dir.Mode != memdir.Log || !ws.Settings.Bool("dream.at_session_start") {
 		return ""
 	}
-	due, why, err := dream.Overdue(ws.dir, a.wall())
+	due, why, err := dream.Overdue(ws.Dir, a.wall())
 	if err != nil || !due {
 		return ""
 	}
-	if startDetached("--dir", ws.loc.Dir, "--cwd", ws.cwd, "dream") != nil {
+	if startDetached("--dir", ws.Loc.Dir, "--cwd", ws.Cwd, "dream") != nil {
 		return ""
 	}
 	return why

@@ -13,10 +13,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/agentsetup"
+	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/importer"
 	"github.com/memdir/memdir/instructions"
 	"github.com/memdir/memdir/settings"
 	"github.com/memdir/memdir/typesx"
+	wspkg "github.com/memdir/memdir/workspace"
 )
 
 type setupOptions struct {
@@ -189,7 +191,7 @@ func (a *app) claudeImport(o agentsetup.Options, memDir string, dry bool) (*impo
 	if err != nil {
 		return nil, err
 	}
-	rep, err := importInto(a, ws.dir, importer.Claude, cm.Dir, mems, skips, dry)
+	rep, err := importInto(a, ws.Dir, importer.Claude, cm.Dir, mems, skips, dry)
 	return &rep, err
 }
 
@@ -197,18 +199,20 @@ func (a *app) claudeImport(o agentsetup.Options, memDir string, dry bool) (*impo
 // Claude Code's auto memory at. Unless only looking, it is created (and
 // its root claimed), since Claude writes into it without creating it.
 func (a *app) claudeMemoryDir(root string, s *settings.Settings, look bool) (string, error) {
-	loc, err := a.locate(root, s)
+	r := a.resolver()
+	p := &wspkg.Project{Repo: canonical.Repo{Root: root}, Settings: s}
+	loc, err := r.Locate(p)
 	if err != nil || look {
 		return loc.Dir, err
 	}
-	ws, err := a.openWorkspace(loc, s)
+	ws, err := r.Open(p, loc)
 	if err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(loc.Dir, 0o700); err != nil {
 		return "", fmt.Errorf("create the memory directory: %w", err)
 	}
-	return loc.Dir, ws.claim()
+	return loc.Dir, ws.Claim()
 }
 
 // defaultProgram is what the agent runs: "memdir" from PATH for project

@@ -46,17 +46,17 @@ func runStats(ctx context.Context, a *app, opts statsOptions) error {
 	if err != nil {
 		return err
 	}
-	if !ws.dir.Exists() {
-		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
+	if !ws.Dir.Exists() {
+		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.Loc.Dir)
 	}
-	st, err := search.Open(ws.dir).Stats(ctx, search.StatsOptions{Schedule: ws.settings.Get("dream.schedule")})
+	st, err := search.Open(ws.Dir).Stats(ctx, search.StatsOptions{Schedule: ws.Settings.Get("dream.schedule")})
 	if err != nil {
 		return err
 	}
 	if a.json {
 		return a.writeJSON(st)
 	}
-	printStats(a, st, ws.settings.Get("dream.schedule"))
+	printStats(a, st, ws.Settings.Get("dream.schedule"))
 	if opts.stale {
 		for _, s := range st.Stale {
 			last := "never recalled"

@@ -17,13 +17,13 @@ import (
 // sync runs one sync of every memory directory under the home and of
 // this project's, when it lives there.
 func (a *app) sync(ctx context.Context, ws *workspace) (*memsync.Result, error) {
-	home, err := canonical.Home(a.getenv, ws.settings.TrustHome())
+	home, err := canonical.Home(a.getenv, ws.Settings.TrustHome())
 	if err != nil {
 		return nil, err
 	}
-	opts := memsync.Options{Home: home, LockTimeout: ws.dir.LockTimeout, Now: a.now}
-	if ws.loc.Source == canonical.SourceDefault && ws.loc.Home == home {
-		opts.Projects = []memsync.Project{{Dir: ws.loc.Dir, Root: ws.loc.Root}}
+	opts := memsync.Options{Home: home, LockTimeout: ws.Dir.LockTimeout, Now: a.now}
+	if ws.Loc.Source == canonical.SourceDefault && ws.Loc.Home == home {
+		opts.Projects = []memsync.Project{{Dir: ws.Loc.Dir, Root: ws.Loc.Root}}
 	}
 	return memsync.Sync(ctx, opts)
 }
@@ -44,16 +44,16 @@ func (a *app) teamSync(ctx context.Context, ws *workspace) (*memsync.Result, err
 	if err != nil || tm == nil {
 		return nil, err
 	}
-	existed := tm.dir.Exists()
-	root := firstNonEmpty(ws.repo.WorkTree, ws.repo.Root)
-	opts := memsync.Options{Home: tr.home, LockTimeout: tm.dir.LockTimeout, Now: a.now,
-		Projects: []memsync.Project{{Dir: tm.dir.Path, Root: root, Identity: tr.Project}}}
+	existed := tm.Dir.Exists()
+	root := firstNonEmpty(ws.Repo.WorkTree, ws.Repo.Root)
+	opts := memsync.Options{Home: tr.home, LockTimeout: tm.Dir.LockTimeout, Now: a.now,
+		Projects: []memsync.Project{{Dir: tm.Dir.Path, Root: root, Identity: tr.Project}}}
 	res, err := memsync.SyncTeam(ctx, opts, tr.Proposed)
 	if err != nil {
 		return nil, fmt.Errorf("team memory: %w", err)
 	}
-	if !existed && tm.dir.Exists() {
-		if err := a.makeTeamDir(root, tm.rel, tm.dir.Path, driverTrusted(ws, tm.rel)); err != nil {
+	if !existed && tm.Dir.Exists() {
+		if err := a.resolver().MakeTeamDir(ws, tm); err != nil {
 			return nil, err
 		}
 	}
@@ -243,11 +243,11 @@ func (a *app) reportSync(res *memsync.Result, what string) {
 // only for the checks and the process start; the memory pulled is there
 // for the next session. A sync started is announced on stderr.
 func (a *app) syncAtSessionStart(ws *workspace) {
-	if v, ok := ws.settings.Lookup(sessionSyncKey); ok && v.Value == "false" &&
+	if v, ok := ws.Settings.Lookup(sessionSyncKey); ok && v.Value == "false" &&
 		v.Origin.Layer != settings.Project && v.Origin.Layer != settings.Local {
 		return
 	}
-	home, err := canonical.Home(a.getenv, ws.settings.TrustHome())
+	home, err := canonical.Home(a.getenv, ws.Settings.TrustHome())
 	if err != nil {
 		return
 	}
@@ -259,7 +259,7 @@ func (a *app) syncAtSessionStart(ws *workspace) {
 	if !due {
 		return
 	}
-	if startDetached("--cwd", ws.cwd, "sync") == nil {
+	if startDetached("--cwd", ws.Cwd, "sync") == nil {
 		a.warn("syncing with your sync remote (and the team's, if accepted) in the background")
 	}
 }
@@ -284,10 +284,10 @@ func (a *app) syncEvery(ctx context.Context, ws *workspace, interval time.Durati
 // the project proposes one and the user accepted it (a subagent's
 // memory has no team part).
 func (a *app) acceptedTeamRemote(ws *workspace) (tr teamRemote, ok bool, err error) {
-	if v, set := ws.settings.Lookup("team.remote"); !set || v.Value == "" || ws.loc.Source == canonical.SourceAgent {
+	if v, set := ws.Settings.Lookup("team.remote"); !set || v.Value == "" || ws.Loc.Source == canonical.SourceAgent {
 		return teamRemote{}, false, nil
 	}
-	tr, err = a.teamRemoteIn(ws.repo, ws.settings)
+	tr, err = a.teamRemoteIn(ws.Repo, ws.Settings)
 	return tr, err == nil && tr.Accepted, err
 }
 

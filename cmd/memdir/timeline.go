@@ -60,11 +60,11 @@ func runTimeline(ctx context.Context, a *app, opts timelineOptions, ref string) 
 	if err != nil {
 		return err
 	}
-	if !ws.dir.Exists() {
-		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.loc.Dir)
+	if !ws.Dir.Exists() {
+		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.Loc.Dir)
 	}
 	ref = a.removedTopicDay(ws, ref)
-	ix := search.Open(ws.dir)
+	ix := search.Open(ws.Dir)
 	q, err := ix.Around(ref, span, opts.includePrivate)
 	if err != nil {
 		return err
@@ -127,10 +127,10 @@ func (a *app) removedTopicDay(ws *workspace, ref string) string {
 	if ref == "" {
 		return ref
 	}
-	if _, err := ws.dir.Find(ref); !errors.Is(err, memdir.ErrNotFound) {
+	if _, err := ws.Dir.Find(ref); !errors.Is(err, memdir.ErrNotFound) {
 		return ref
 	}
-	file, data, err := ws.dir.Trashed(ref)
+	file, data, err := ws.Dir.Trashed(ref)
 	if err != nil {
 		return ref
 	}

@@ -65,7 +65,7 @@ func runUI(ctx context.Context, a *app, opts uiOptions) error {
 		return err
 	}
 	pl := &uiProjects{a: a, current: ws, opened: map[string]viewer.Project{}}
-	srv, err := viewer.New(viewer.Options{Projects: pl.list, Current: pl.id(ws.loc), Git: a.gitOptions(), Now: a.now})
+	srv, err := viewer.New(viewer.Options{Projects: pl.list, Current: pl.id(ws.Loc), Git: a.gitOptions(), Now: a.now})
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func runUI(ctx context.Context, a *app, opts uiOptions) error {
 	defer stop()
 	url := srv.URL(ln)
 	fmt.Fprintf(a.out, "memdir ui: %s\n", url)
-	fmt.Fprintf(a.errw, "memdir ui: showing %s (Ctrl-C to stop)\n", ws.loc.Dir)
+	fmt.Fprintf(a.errw, "memdir ui: showing %s (Ctrl-C to stop)\n", ws.Loc.Dir)
 	if opts.open {
 		if err := openBrowser(url); err != nil {
 			a.warn("could not open a browser (%v): open the address above", err)
@@ -116,17 +116,17 @@ func (pl *uiProjects) list() ([]viewer.Project, error) {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	ws := pl.current
-	cur := viewer.Project{ID: pl.id(ws.loc), Label: ws.loc.Root + " (this project)", Dir: ws.dir, Schedule: ws.settings.Get("dream.schedule")}
+	cur := viewer.Project{ID: pl.id(ws.Loc), Label: ws.Loc.Root + " (this project)", Dir: ws.Dir, Schedule: ws.Settings.Get("dream.schedule")}
 	out := []viewer.Project{cur}
-	if ws.loc.Home == "" {
+	if ws.Loc.Home == "" {
 		return out, nil
 	}
-	dirs, err := wspkg.MemoryDirs(ws.loc.Home)
+	dirs, err := wspkg.MemoryDirs(ws.Loc.Home)
 	if err != nil {
 		return nil, err
 	}
 	for _, dir := range dirs {
-		if dir == ws.loc.Dir {
+		if dir == ws.Loc.Dir {
 			continue
 		}
 		p, ok := pl.opened[dir]

@@ -43,8 +43,8 @@ func (a *app) warnPressure(d *memdir.Dir, p index.Pressure) {
 // outside any git repository, that this directory has memory of its own:
 // outside git every directory is its own project.
 func (a *app) warnOutsideRepo(ws *workspace, existed bool) {
-	if existed || ws == nil || ws.repo.Kind != canonical.KindNone || ws.loc.Source != canonical.SourceDefault || !ws.dir.Exists() {
+	if existed || ws == nil || ws.Repo.Kind != canonical.KindNone || ws.Loc.Source != canonical.SourceDefault || !ws.Dir.Exists() {
 		return
 	}
-	a.warn("%s is not in a git repository, so it has memory of its own (%s): run memdir in the project's repository, or give --dir", ws.repo.Root, ws.loc.Dir)
+	a.warn("%s is not in a git repository, so it has memory of its own (%s): run memdir in the project's repository, or give --dir", ws.Repo.Root, ws.Loc.Dir)
 }

@@ -61,7 +61,7 @@ func runWatch(ctx context.Context, a *app, opts watchOptions) error {
 	if err != nil {
 		return err
 	}
-	d := ws.dir
+	d := ws.Dir
 	if !d.Exists() {
 		return usagef("no memory directory at %s: run `memdir init` or `memdir add` first", d.Path)
 	}

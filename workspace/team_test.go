@@ -1,6 +1,7 @@
-package main
+package workspace
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,7 +62,7 @@ func TestResolveTeamDir(t *testing.T) {
 		t.Run(tc.rel, func(t *testing.T) {
 			got, err := resolveTeamDir(root, tc.rel)
 			if tc.refused != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.refused) || exitCode(err) != 2 {
+				if err == nil || !strings.Contains(err.Error(), tc.refused) || !isUsage(err) {
 					t.Fatalf("resolveTeamDir(%q) = %q, %v; want a usage error with %q", tc.rel, got, err, tc.refused)
 				}
 				return
@@ -71,4 +72,10 @@ func TestResolveTeamDir(t *testing.T) {
 			}
 		})
 	}
+}
+
+// isUsage reports whether err is the user's mistake (exit 2).
+func isUsage(err error) bool {
+	var ue interface{ UserError() }
+	return errors.As(err, &ue)
 }
