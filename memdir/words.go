@@ -33,15 +33,19 @@ func WithArticle(s string) string {
 	return "a " + s
 }
 
-// Count says n of a noun in the right number: "1 file", "2 files".
-// plural is the noun's plural when it is not one + "s".
+// Count says n of a noun in the right number: "1 file", "2 files",
+// "3 entries". plural is the noun's plural when it is neither one + "s"
+// nor, for a consonant and y, one + "ies".
 func Count(n int, one string, plural ...string) string {
 	if n == 1 {
 		return "1 " + one
 	}
 	many := one + "s"
-	if len(plural) > 0 {
+	switch {
+	case len(plural) > 0:
 		many = plural[0]
+	case len(one) > 1 && strings.HasSuffix(one, "y") && !strings.ContainsRune("aeiou", rune(one[len(one)-2])):
+		many = one[:len(one)-1] + "ies"
 	}
 	return strconv.Itoa(n) + " " + many
 }

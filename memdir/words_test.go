@@ -29,7 +29,10 @@ func TestCount(t *testing.T) {
 			t.Errorf("Count(%d) = %q, want %q", tc.n, got, tc.want)
 		}
 	}
-	if got := Count(3, "entry", "entries"); got != "3 entries" {
+	if got := Count(3, "entry"); got != "3 entries" {
 		t.Errorf("Count(3, entry) = %q", got)
+	}
+	if got := Count(2, "day"); got != "2 days" {
+		t.Errorf("Count(2, day) = %q", got)
 	}
 }

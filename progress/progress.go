@@ -4,6 +4,18 @@
 // is not a terminal, nothing at all, so scripts and logs see only the
 // result. It depends on golang.org/x/sys alone (already linked), so its
 // start-up cost is nil.
+//
+// Long work (a dream, a sync, an import, an index build) calls it so:
+//
+//	bar := progress.New(stderr, "dream", "entries", len(entries))
+//	defer bar.Done()
+//	for _, e := range entries {
+//		distill(e)
+//		bar.Add(1)
+//	}
+//
+// and prints its per-item lines only without --quiet. The line goes to
+// the error stream, so standard output stays the result.
 package progress
 
 import (

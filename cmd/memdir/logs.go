@@ -102,7 +102,7 @@ func printLogs(a *app, entries []dailylog.Entry, done []bool) {
 	if len(entries) > 0 {
 		fmt.Fprintln(a.out)
 	}
-	fmt.Fprintf(a.out, "%s, %d not yet distilled (marked *)\n", memdir.Count(len(entries), "entry", "entries"), pending)
+	fmt.Fprintf(a.out, "%s, %d not yet distilled (marked *)\n", memdir.Count(len(entries), "entry"), pending)
 }
 
 // logDate turns a --since or --until value into YYYY-MM-DD.

@@ -14,8 +14,9 @@ import (
 )
 
 type rmOptions struct {
-	team bool
-	yes  bool
+	team  bool
+	yes   bool
+	quiet bool
 }
 
 func newRmCmd(a *app) *cobra.Command {
@@ -30,8 +31,9 @@ one of the project's team memory (commit the removal to share it).
 
 The words of the arguments name one topic ("memdir rm release freeze");
 when they do not, and each argument names a topic, each is removed. More
-than one topic on a terminal asks first (--yes does not); rm always says
-what it removed.
+than one topic on a terminal asks first (--yes does not); rm says what it
+removed, one line per topic (--quiet: only the count), with a progress
+line on a terminal while many go.
 
 Examples:
   memdir rm "Release freeze"
@@ -43,6 +45,7 @@ Examples:
 	}
 	cmd.Flags().BoolVar(&opts.team, "team", false, "remove a topic of the project's team memory")
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "remove several topics without asking")
+	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "say only how many topics were removed")
 	return cmd
 }
 
@@ -58,21 +61,28 @@ func runRm(a *app, opts rmOptions, args []string) error {
 		}
 	}
 	var out []rmJSON
+	bar := progress.New(a.errw, "rm", "topics", len(files))
+	defer bar.Done()
 	for _, file := range files {
 		res, err := d.RemoveTopic(file)
 		if err != nil {
 			return err
 		}
+		bar.Add(1)
 		out = append(out, rmJSON{Removed: res.File, IndexUpdated: res.IndexUpdated})
-		if !a.json {
+		if !a.json && !opts.quiet {
 			fmt.Fprintf(a.out, "removed %s\n", file)
 		}
 	}
+	bar.Done()
 	if a.json {
 		if len(out) == 1 {
 			return a.writeJSON(out[0])
 		}
 		return a.writeJSON(out)
+	}
+	if opts.quiet {
+		fmt.Fprintf(a.out, "removed %s\n", memdir.Count(len(files), "topic"))
 	}
 	fmt.Fprintf(a.out, "kept in the trash: `memdir restore %s` brings it back\n", strings.TrimSuffix(files[0], ".md"))
 	return nil

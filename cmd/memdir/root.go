@@ -111,6 +111,9 @@ Examples:
 		newVersionCmd(a),
 	)
 	a.addAgentFlags(root)
+	if d := sub(root, "daemon"); d != nil {
+		d.AddCommand(newDaemonInstallCmd(a))
+	}
 	root.InitDefaultCompletionCmd()
 	groupCommands(root)
 	groupsOnly(root)

@@ -83,11 +83,12 @@ func printStats(a *app, st *search.Stats, schedule string) {
 	}
 	line("MEMORY.md", "%d/%d lines (%d%%), %d/%d characters (%d%%)%s", st.Index.Lines, st.Index.MaxLines,
 		pct(st.Index.Lines, st.Index.MaxLines), st.Index.Size, st.Index.MaxSize, pct(st.Index.Size, st.Index.MaxSize), pressure(st.Index))
-	line("logs", "%s waiting for a dream", nounCount(st.LogPending, "entry"))
+	line("logs", "%s waiting for a dream", memdir.Count(st.LogPending, "entry"))
 	line("last dream", "%s", orNever(st.LastDream == nil, func() string { return st.LastDream.Local().Format("2006-01-02 15:04") }))
 	next := "none scheduled"
 	if st.NextDream != nil {
-		next = fmt.Sprintf("%s (dream.schedule %q)", st.NextDream.Local().Format("2006-01-02 15:04"), schedule)
+		// The schedule plans it; only a running daemon keeps it.
+		next = fmt.Sprintf("%s, when memdir daemon runs (dream.schedule %q; memdir daemon install)", st.NextDream.Local().Format("2006-01-02 15:04"), schedule)
 	}
 	line("next dream", "%s", next)
 	line("search index", "%s", indexState(st.Search))
@@ -95,7 +96,7 @@ func printStats(a *app, st *search.Stats, schedule string) {
 	if len(st.Stale) > 0 {
 		hint = " (memdir stats --stale lists them)"
 	}
-	line("stale", "%s not recalled in 90 days%s", nounCount(len(st.Stale), "topic"), hint)
+	line("stale", "%s not recalled in 90 days%s", memdir.Count(len(st.Stale), "topic"), hint)
 }
 
 func pct(n, of int) int {
@@ -128,18 +129,7 @@ func indexState(s search.IndexState) string {
 	}
 	state := "fresh"
 	if !s.Fresh {
-		state = fmt.Sprintf("%s changed since (the next search catches up)", nounCount(s.Changed, "file"))
+		state = fmt.Sprintf("%s changed since (the next search catches up)", memdir.Count(s.Changed, "file"))
 	}
-	return fmt.Sprintf("%s, %s, %s", nounCount(s.Documents, "document"), index.FormatSize(s.Bytes), state)
-}
-
-// nounCount is "1 entry", "2 entries", "0 topics".
-func nounCount(n int, one string) string {
-	switch {
-	case n == 1:
-		return "1 " + one
-	case strings.HasSuffix(one, "y"):
-		return fmt.Sprintf("%d %sies", n, one[:len(one)-1])
-	}
-	return fmt.Sprintf("%d %ss", n, one)
+	return fmt.Sprintf("%s, %s, %s", memdir.Count(s.Documents, "document"), index.FormatSize(s.Bytes), state)
 }
