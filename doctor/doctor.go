@@ -259,7 +259,7 @@ func memoryChecks(o Options) []Check {
 		caps.Status, caps.Detail, caps.Fix = Fail, "cannot read MEMORY.md: "+err.Error(), "chmod u+rw "+filepath.Join(o.MemoryDir, "MEMORY.md")
 	default:
 		p := index.Measure(data, index.DefaultCaps)
-		caps.Detail = fmt.Sprintf("MEMORY.md: %d of %d lines, %d of %d UTF-16 units", p.Lines, p.Caps.Lines, p.Bytes, p.Caps.Bytes)
+		caps.Detail = fmt.Sprintf("MEMORY.md: %d of %d lines, %d of %d characters", p.Lines, p.Caps.Lines, p.Bytes, p.Caps.Bytes)
 		if p.OverCap {
 			caps.Status = Fail
 			caps.Detail += fmt.Sprintf("; over its load caps, %d entries are cut from what agents load", len(p.Invisible))

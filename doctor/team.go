@@ -70,7 +70,7 @@ func teamIndex(t *Team) Check {
 		return c
 	}
 	p := index.Measure(data, index.DefaultCaps)
-	c.Detail = fmt.Sprintf("%s: %d of %d lines, %d of %d UTF-16 units", name, p.Lines, p.Caps.Lines, p.Bytes, p.Caps.Bytes)
+	c.Detail = fmt.Sprintf("%s: %d of %d lines, %d of %d characters", name, p.Lines, p.Caps.Lines, p.Bytes, p.Caps.Bytes)
 	var dangling []string
 	for _, f := range findings {
 		if f.Kind == index.KindDangling {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/settings"
 	wspkg "github.com/memdir/memdir/workspace"
 )
@@ -162,7 +163,7 @@ func (a *app) warn(format string, args ...any) {
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef("%s takes %s (got %d arguments); see `memdir %s --help`", cmd.Name(), what, len(args), cmd.Name())
+			return usagef("%s takes %s (got %s); see `%s --help`", cmd.Name(), what, memdir.Count(len(args), "argument"), cmd.CommandPath())
 		}
 		return nil
 	}
@@ -191,7 +192,7 @@ func (a *app) findTopic(ref string) (*workspace, string, error) {
 // show testing policy` names the topic "testing policy".
 func topicArgs(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
-		return usagef("%s takes a topic name or file; see `memdir %s --help`", cmd.Name(), cmd.Name())
+		return usagef("%s takes a topic name or file; see `%s --help`", cmd.Name(), cmd.CommandPath())
 	}
 	return nil
 }

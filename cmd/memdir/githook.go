@@ -73,7 +73,7 @@ func (g *gitInitJSON) line() string {
 		verb = "git repository initialized"
 	}
 	if g.Hash != "" {
-		return fmt.Sprintf("%s; committed %d files (%s)", verb, len(g.Files), g.Short)
+		return fmt.Sprintf("%s; committed %s (%s)", verb, memdir.Count(len(g.Files), "file"), g.Short)
 	}
 	return verb
 }

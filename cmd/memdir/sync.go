@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/settings"
 	memsync "github.com/memdir/memdir/sync"
 )
@@ -210,7 +211,7 @@ func (a *app) printSync(res *memsync.Result, what string) {
 		return
 	}
 	pulled, pushed := counts(res)
-	fmt.Fprintf(a.out, "synced %swith %s: %d files pulled, %d pushed\n", what, res.Remote, pulled, pushed)
+	fmt.Fprintf(a.out, "synced %swith %s: %s pulled, %d pushed\n", what, res.Remote, memdir.Count(pulled, "file"), pushed)
 	for _, p := range res.Projects {
 		for _, c := range p.Conflicts {
 			fmt.Fprintf(a.out, "conflict: %s%s: both sides changed one fact of a topic; the other version is in %s (memdir resolve %s --keep mine|theirs|both)\n", what, p.Identity, c, c)
@@ -310,7 +311,7 @@ func (a *app) logSync(ctx context.Context, what string, res *memsync.Result, err
 	case res == nil:
 	default:
 		pulled, pushed := counts(res)
-		log(fmt.Sprintf("%s: %s: %d files pulled, %d pushed", what, res.Remote, pulled, pushed))
+		log(fmt.Sprintf("%s: %s: %s pulled, %d pushed", what, res.Remote, memdir.Count(pulled, "file"), pushed))
 		for _, w := range res.Warnings {
 			log(what + ": " + w)
 		}
