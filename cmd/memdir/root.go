@@ -128,8 +128,8 @@ var commandGroups = []struct {
 	names     []string
 }{
 	{"core", "Core commands:", []string{"init", "add", "show", "list", "edit", "rm", "restore", "search", "timeline", "index", "path", "ui"}},
-	{"agents", "Agent commands:", []string{"setup", "doctor", "context", "instructions", "capture", "mcp"}},
-	{"sync", "Sync and history commands:", []string{"remote", "sync", "commit", "history", "diff"}},
+	{"agents", "Agent commands:", []string{"setup", "doctor", "context", "instructions", "capture", "recall", "mcp", "import"}},
+	{"sync", "Sync and history commands:", []string{"remote", "sync", "resolve", "commit", "history", "diff"}},
 	{"maintenance", "Maintenance commands:", []string{"lint", "dream", "logs", "schedule", "daemon", "watch", "stats", "config", "trust", "version", "completion", "help"}},
 }
 
