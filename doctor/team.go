@@ -48,7 +48,10 @@ func teamChecks(t *Team) []Check {
 			Fix:    "set team.dir (in the project's .memdir.yaml or your settings) to a directory inside the project, such as .memdir/team, or remove the link that leads out"}}
 	}
 	out := []Check{{Scope: ScopeTeam, Name: "memory-dir", Status: OK, Detail: t.Rel}}
-	out = append(out, teamIndex(t), teamConflicts(t))
+	held := heldIncoming(t.Dir.Path)
+	held.Scope = ScopeTeam
+	held.Fix = strings.Replace(held.Fix, "memdir resolve ", "memdir resolve --team ", 1)
+	out = append(out, teamIndex(t), teamConflicts(t), held)
 	if c, ok := teamDriver(t); ok {
 		out = append(out, c)
 	}
@@ -104,7 +107,7 @@ func teamConflicts(t *Team) Check {
 	if len(copies) > 0 {
 		c.Status = Fail
 		c.Detail = "a teammate's version of a topic you both changed on the same lines, kept by git pull or a sync, waits to be merged by hand: " + strings.Join(copies, ", ")
-		c.Fix = "merge each copy into its topic by hand, remove the copy and commit (memdir lint --team lists them)"
+		c.Fix = "memdir resolve --team <topic>.md --keep mine|theirs|both for each, then commit (memdir lint --team lists them)"
 	}
 	return c
 }

@@ -21,7 +21,9 @@ import (
 // move and are the files written, each a compare-and-swap against what
 // the merge read. A file changed meanwhile (an unlocked writer, a kill
 // before its write) keeps what it read as its base, so the next round
-// merges it again and loses neither side.
+// merges it again and loses neither side. The pending cache names no
+// commit, so a sync killed before the final one is never taken for a
+// sync with nothing to do: the next one merges and moves main.
 func (s *syncer) commitRound(res *Result, plans []*projectSync, push map[string][]byte, base, remote string) (*Result, error) {
 	blobs := map[string][]byte{}
 	for _, ps := range plans {
@@ -45,7 +47,7 @@ func (s *syncer) commitRound(res *Result, plans []*projectSync, push map[string]
 	}
 	res.Commit = commit
 	for _, ps := range plans {
-		if err := ps.newCache(s.url, commit, true).save(s.state, ps.folder); err != nil {
+		if err := ps.newCache(s.url, "", true).save(s.state, ps.folder); err != nil {
 			return nil, fmt.Errorf("save the sync's stat cache: %w", err)
 		}
 	}

@@ -14,10 +14,11 @@ import (
 
 // TestSyncUnlockedWriterLosesNothing races a real `memdir sync` against
 // a real process appending lines to a topic without memdir's lock, as an
-// agent writes: machine A pulls 300 topics machine B changed while the
+// agent writes (a line every 20 ms: a pace, not a synchronisation):
+// machines A and B each changed 300 topics, and A merges them while the
 // writer appends to one of them. Once the writer stops and both machines
 // sync again, every line it wrote is in the topic on both machines, with
-// B's line, and no conflict copy was made.
+// B's line and A's change, and no conflict copy was made.
 func TestSyncUnlockedWriterLosesNothing(t *testing.T) {
 	bin := buildMemdirBinary(t, t.TempDir())
 	bare := bareRemote(t)
@@ -26,7 +27,17 @@ func TestSyncUnlockedWriterLosesNothing(t *testing.T) {
 	a.sync(t)
 	b.sync(t)
 	for i := 0; i < 300; i++ {
-		simAppend(t, b, fmt.Sprintf("reference_shared_%04d.md", i), fmt.Sprintf("B's line %d.", i))
+		f := fmt.Sprintf("reference_shared_%04d.md", i)
+		simAppend(t, b, f, fmt.Sprintf("B's line %d.", i))
+		// A changes another line of every topic: its sync merges 300.
+		name := filepath.Join(a.mem, f)
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(strings.Replace(string(data), "a few words long.", "a few words long, checked by A.", 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	b.sync(t)
 
@@ -74,8 +85,8 @@ func TestSyncUnlockedWriterLosesNothing(t *testing.T) {
 				lost++
 			}
 		}
-		if !strings.Contains(got, "B's line 0.") {
-			t.Errorf("%s: B's line is gone", m.home)
+		if !strings.Contains(got, "B's line 0.") || !strings.Contains(got, "checked by A.") {
+			t.Errorf("%s: B's line or A's change is gone:\n%s", m.home, got)
 		}
 		if copies, _ := filepath.Glob(filepath.Join(m.mem, "*.conflict-*")); len(copies) > 0 {
 			t.Errorf("%s: conflict copies %v", m.home, copies)

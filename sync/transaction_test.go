@@ -3,6 +3,7 @@ package memsync
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,5 +207,44 @@ func TestSyncHoldsIncomingCredentials(t *testing.T) {
 	}
 	if got := len(HeldIncoming(a.mem)); got != 1 {
 		t.Errorf("after the sync, %d held, want 1: %+v", got, HeldIncoming(a.mem))
+	}
+}
+
+// TestSyncKilledAnywhereLosesNothing SIGKILLs machine A's sync at points
+// spread over its run (fault injection, not a wait), each time after both
+// machines appended a line to one topic; after full syncs every line is
+// in the topic once on both machines and no conflict copy was made.
+func TestSyncKilledAnywhereLosesNothing(t *testing.T) {
+	bare := bareRemote(t)
+	a, b := newMachine(t, "file://"+bare), newMachine(t, "file://"+bare)
+	f := a.add(t, typesx.Feedback, "Use pnpm", "Use pnpm, not npm.", false)
+	a.sync(t)
+	b.sync(t)
+	var want []string
+	killed := 0
+	for i := 0; i < 12; i++ {
+		la, lb := fmt.Sprintf("A line %d.", i), fmt.Sprintf("B line %d.", i)
+		simAppend(t, a, f, la)
+		simAppend(t, b, f, lb)
+		want = append(want, la, lb)
+		b.sync(t)
+		if simKilledSync(t, a, time.Duration(i*100)*time.Millisecond) {
+			killed++
+		}
+	}
+	a.sync(t)
+	b.sync(t)
+	a.sync(t)
+	t.Logf("%d of 12 syncs killed", killed)
+	for _, m := range []*machine{a, b} {
+		got := m.read(t, f)
+		for _, l := range want {
+			if n := strings.Count(got, "\n"+l+"\n"); n != 1 {
+				t.Errorf("%s: %q is in the topic %d times:\n%s", m.home, l, n, got)
+			}
+		}
+		if copies, _ := filepath.Glob(filepath.Join(m.mem, "*.conflict-*")); len(copies) > 0 {
+			t.Errorf("%s: conflict copies %v", m.home, copies)
+		}
 	}
 }
