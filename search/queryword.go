@@ -92,3 +92,38 @@ func phraseOf(parts []word) *node {
 	}
 	return n
 }
+
+// withPeriod adds the months of a period to a query as one more word;
+// a query of nothing but a period asks for the period alone.
+func withPeriod(root *node, months []string) *node {
+	if len(months) == 0 {
+		return root
+	}
+	per := &node{kind: nOr, alt: true}
+	for _, m := range months {
+		per.kids = append(per.kids, &node{kind: nTerm, text: m})
+	}
+	switch {
+	case root == nil:
+		return per
+	case root.kind == nAnd && root.implicit:
+		root.kids = append(root.kids, per)
+		return root
+	}
+	return &node{kind: nAnd, implicit: true, kids: []*node{root, per}}
+}
+
+// typing marks the last token a prefix when it is a plain word of at
+// least minPrefix bytes: a shorter one would stand for too many words.
+func typing(toks []qtok) {
+	n := len(toks)
+	if n == 0 || toks[n-1].kind != tWord || n > 1 && toks[n-2].kind == tNot {
+		return
+	}
+	if w := toks[n-1].text; len(strings.TrimRight(w, "*")) >= minPrefix && !strings.HasSuffix(w, "*") {
+		toks[n-1].text = w + "*"
+	}
+}
+
+// minPrefix is the shortest last word read as a prefix while typing.
+const minPrefix = 2
