@@ -143,6 +143,16 @@ func TestHelperAppend(t *testing.T) {
 	p, _ := strconv.Atoi(os.Getenv("DAILYLOG_HELPER_PROC"))
 	locked := os.Getenv("DAILYLOG_HELPER_LOCK") == "1"
 	lk := flock.New(filepath.Join(dir, ".memdir", "lock"))
+	if os.Getenv("DAILYLOG_HELPER_FOREVER") == "1" {
+		// Until killed: one line on stdout after each append.
+		for n := 0; ; n++ {
+			e := Entry{Time: "10:04", Type: typesx.Project, Title: fmt.Sprintf("Proc %d", p), Text: fmt.Sprintf("p%d n%d", p, n)}
+			if _, err := Append(dir, testNow, e); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Println("appended")
+		}
+	}
 	for n := range helperEntries {
 		if locked {
 			if err := lk.Lock(); err != nil {
@@ -180,6 +190,9 @@ func TestAppendConcurrentProcesses(t *testing.T) {
 				t.Errorf("got %d headings, want 1", n)
 			}
 			checkHelperEntries(t, data)
+			if n, ok, err := Appended(dir); err != nil || !ok || n != helperProcs*helperEntries {
+				t.Errorf("Appended = %d, %v, %v; want %d", n, ok, err, helperProcs*helperEntries)
+			}
 		})
 	}
 }
