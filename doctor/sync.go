@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/memdir/memdir/memdir"
-	memsync "github.com/memdir/memdir/sync"
+	"github.com/memdir/memdir/memsync"
 )
 
 // syncChecks are the checks of what syncs leave in personal memory: no

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/memdir/memdir/memdir"
-	memsync "github.com/memdir/memdir/sync"
+	"github.com/memdir/memdir/memsync"
 	"github.com/memdir/memdir/typesx"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
-	memsync "github.com/memdir/memdir/sync"
+	"github.com/memdir/memdir/memsync"
 )
 
 // ScopeTeam marks the checks of team memory ("scope": "team").

@@ -14,8 +14,8 @@ import (
 	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
+	"github.com/memdir/memdir/memsync"
 	"github.com/memdir/memdir/settings"
-	memsync "github.com/memdir/memdir/sync"
 	"github.com/memdir/memdir/untrusted"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
-	memsync "github.com/memdir/memdir/sync"
+	"github.com/memdir/memdir/memsync"
 	wspkg "github.com/memdir/memdir/workspace"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/atomicfile"
-	memsync "github.com/memdir/memdir/sync"
+	"github.com/memdir/memdir/memsync"
 	"github.com/memdir/memdir/untrusted"
 )
 

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/canonical"
-	memsync "github.com/memdir/memdir/sync"
+	"github.com/memdir/memdir/memsync"
 )
 
 // remoteJSON is what `memdir remote` prints with --json.

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/memdir"
-	memsync "github.com/memdir/memdir/sync"
+	"github.com/memdir/memdir/memsync"
 )
 
 type resolveOptions struct {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/memdir"
-	memsync "github.com/memdir/memdir/sync"
+	"github.com/memdir/memdir/memsync"
 )
 
 // TestSessionStartDreamsWhenOverdue: in log mode, a session-start hook

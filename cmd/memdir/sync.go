@@ -11,8 +11,8 @@ import (
 
 	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/memsync"
 	"github.com/memdir/memdir/settings"
-	memsync "github.com/memdir/memdir/sync"
 )
 
 // sync runs one sync of every memory directory under the home and of

@@ -13,8 +13,8 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/memsync"
 	"github.com/memdir/memdir/settings"
-	memsync "github.com/memdir/memdir/sync"
 	"github.com/memdir/memdir/untrusted"
 )
 

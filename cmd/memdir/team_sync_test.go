@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/memdir"
-	memsync "github.com/memdir/memdir/sync"
+	"github.com/memdir/memdir/memsync"
 )
 
 // TestSessionStartSyncsTeam: with no sync remote of their own, a
