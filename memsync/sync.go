@@ -96,8 +96,8 @@ func Sync(ctx context.Context, o Options) (*Result, error) {
 // kept apart from the personal sync's, under TeamState, so the two
 // never share a merge base.
 func SyncTeam(ctx context.Context, o Options, url string) (*Result, error) {
-	if err := CheckRemote(url); err != nil {
-		return nil, err
+	if err := CheckTeamRemote(o.Home, url); err != nil {
+		return nil, fmt.Errorf("team.remote: %w", err)
 	}
 	res, err := runSync(ctx, &syncer{o: o, url: url, state: TeamState(o.Home, url)})
 	if err != nil {

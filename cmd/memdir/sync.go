@@ -38,9 +38,6 @@ func (a *app) teamSync(ctx context.Context, ws *workspace) (*memsync.Result, err
 	if !ok || err != nil {
 		return nil, err
 	}
-	if err := checkTeamRemote(tr.home, tr.Proposed); err != nil {
-		return nil, fmt.Errorf("team memory: team.remote (%s): %w", tr.From, err)
-	}
 	tm, err := a.team(ws, false)
 	if err != nil || tm == nil {
 		return nil, err
@@ -51,7 +48,7 @@ func (a *app) teamSync(ctx context.Context, ws *workspace) (*memsync.Result, err
 		Projects: []memsync.Project{{Dir: tm.Dir.Path, Root: root, Identity: tr.Project}}}
 	res, err := memsync.SyncTeam(ctx, opts, tr.Proposed)
 	if err != nil {
-		return nil, fmt.Errorf("team memory: %w", err)
+		return nil, fmt.Errorf("team memory (team.remote from %s): %w", tr.From, err)
 	}
 	if !existed && tm.Dir.Exists() {
 		if err := a.resolver().MakeTeamDir(ws, tm); err != nil {

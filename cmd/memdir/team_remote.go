@@ -1,33 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/memsync"
 	"github.com/memdir/memdir/settings"
-	"github.com/memdir/memdir/untrusted"
 )
-
-// A project's settings (even its untrusted .memdir.yaml) may propose
-// team.remote, a git remote for team memory. memdir never pushes to or
-// pulls from a proposed remote on its own: the user accepts it with
-// `memdir remote team accept`, which records the project's identity and
-// that exact URL in memdir's home (chosen by the user's own settings,
-// never a project's). A changed proposal is a new one.
-
-// teamRemotesFile lists the accepted team remotes in memdir's home, one
-// "<project identity>\t<url>" per line.
-const teamRemotesFile = "team-remotes"
 
 // teamRemote is the state of a project's team remote.
 type teamRemote struct {
@@ -79,7 +62,7 @@ func runRemoteTeamForget(a *app) error {
 	if err != nil {
 		return err
 	}
-	forgot, err := forgetTeamRemote(tr.home, tr.Project)
+	forgot, err := memsync.ForgetTeamRemote(tr.home, tr.Project)
 	if err != nil {
 		return err
 	}
@@ -115,11 +98,11 @@ func runRemoteTeamAccept(a *app) error {
 	if tr.Proposed == "" {
 		return usagef("project %s proposes no team remote (team.remote is not set): nothing to accept", tr.Project)
 	}
-	if err := checkTeamRemote(tr.home, tr.Proposed); err != nil {
+	if err := memsync.CheckTeamRemote(tr.home, tr.Proposed); err != nil {
 		return usagef("team.remote (%s): %v", tr.From, err)
 	}
 	if !tr.Accepted {
-		if err := recordTeamRemote(tr.home, tr.Project, tr.Proposed); err != nil {
+		if err := memsync.AcceptTeamRemote(tr.home, tr.Project, tr.Proposed); err != nil {
 			return err
 		}
 		tr.Accepted = true
@@ -127,7 +110,7 @@ func runRemoteTeamAccept(a *app) error {
 	if a.json {
 		return a.writeJSON(tr)
 	}
-	fmt.Fprintf(a.out, "accepted team remote %s for %s (recorded in %s)\n", tr.Proposed, tr.Project, filepath.Join(tr.home, teamRemotesFile))
+	fmt.Fprintf(a.out, "accepted team remote %s for %s (recorded in %s)\n", tr.Proposed, tr.Project, filepath.Join(tr.home, memsync.TeamRemotesFile))
 	return nil
 }
 
@@ -179,7 +162,7 @@ func (a *app) teamRemoteIn(repo canonical.Repo, s *settings.Settings) (teamRemot
 		return tr, nil
 	}
 	tr.Proposed, tr.From = v.Value, origin(v.Origin)
-	accepted, err := readTeamRemotes(home)
+	accepted, err := memsync.AcceptedTeamRemotes(home)
 	tr.Accepted = slices.Contains(accepted, id+"\t"+v.Value)
 	return tr, err
 }
@@ -193,129 +176,4 @@ func origin(o settings.Origin) string {
 		return o.File
 	}
 	return o.Layer.String()
-}
-
-// readTeamRemotes returns the accepted "<identity>\t<url>" lines.
-func readTeamRemotes(home string) ([]string, error) {
-	data, err := untrusted.ReadFile(filepath.Join(home, teamRemotesFile), "", untrusted.MaxSettings)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("accepted team remotes: %w", err)
-	}
-	var out []string
-	for _, line := range strings.Split(string(data), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			out = append(out, line)
-		}
-	}
-	return out, nil
-}
-
-// recordTeamRemote adds "<identity>\t<url>" to the accepted team remotes,
-// replacing an earlier acceptance for the same project.
-func recordTeamRemote(home, id, url string) error {
-	lines, err := readTeamRemotes(home)
-	if err != nil {
-		return err
-	}
-	lines = slices.DeleteFunc(lines, func(l string) bool { return strings.HasPrefix(l, id+"\t") })
-	return writeTeamRemotes(home, append(lines, id+"\t"+url))
-}
-
-// forgetTeamRemote removes the project's acceptance and returns the URL
-// it named, "" when there was none.
-func forgetTeamRemote(home, id string) (string, error) {
-	lines, err := readTeamRemotes(home)
-	if err != nil {
-		return "", err
-	}
-	var url string
-	lines = slices.DeleteFunc(lines, func(l string) bool {
-		u, ok := strings.CutPrefix(l, id+"\t")
-		if ok {
-			url = u
-		}
-		return ok
-	})
-	if url == "" {
-		return "", nil
-	}
-	return url, writeTeamRemotes(home, lines)
-}
-
-// writeTeamRemotes writes the accepted "<identity>\t<url>" lines.
-func writeTeamRemotes(home string, lines []string) error {
-	data := "# team remotes accepted with `memdir remote team accept`: <project identity>\t<url>\n" + strings.Join(lines, "\n") + "\n"
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return fmt.Errorf("record team remote: %w", err)
-	}
-	if err := atomicfile.WriteFile(filepath.Join(home, teamRemotesFile), []byte(data), 0o600); err != nil {
-		return fmt.Errorf("record team remote: %w", err)
-	}
-	return nil
-}
-
-// checkTeamRemote refuses, beyond what any remote must pass
-// (memsync.CheckRemote), a team remote that could carry your own memory
-// into the project: a relative path (git resolves it against memdir's
-// own repositories), a path inside memdir's home, or your own sync
-// remote.
-func checkTeamRemote(home, url string) error {
-	if err := memsync.CheckRemote(url); err != nil {
-		return err
-	}
-	path, local := localPath(url)
-	if !local {
-		if own, _ := memsync.Remote(home); own != "" && sameRemote(own, url) {
-			return &memsync.RemoteError{URL: url, Reason: "is your own sync remote (memdir remote show): a team remote is shared with the team, so it must be another repository"}
-		}
-		return nil
-	}
-	if !filepath.IsAbs(path) {
-		return &memsync.RemoteError{URL: url, Reason: "is a relative path; give an ssh, https or git URL, or an absolute path"}
-	}
-	for _, p := range []string{path, evalOr(path)} {
-		for _, h := range []string{home, evalOr(home)} {
-			if in, err := filepath.Rel(h, p); err == nil && filepath.IsLocal(in) || p == h {
-				return &memsync.RemoteError{URL: url, Reason: "is inside memdir's home (" + home + "), where your own memory is kept"}
-			}
-		}
-	}
-	if own, _ := memsync.Remote(home); own != "" {
-		if memsync.SameRemote(own, url) {
-			return &memsync.RemoteError{URL: url, Reason: "is your own sync remote (memdir remote show): a team remote is shared with the team, so it must be another repository"}
-		}
-	}
-	return nil
-}
-
-// localPath returns the file system path a git URL names, and whether it
-// names one: file://PATH, or a path (git's scp-like host:path is not).
-func localPath(url string) (string, bool) {
-	if p, ok := strings.CutPrefix(url, "file://"); ok {
-		return filepath.Clean(p), true
-	}
-	if strings.Contains(url, "://") {
-		return "", false
-	}
-	if i := strings.IndexByte(url, ':'); i >= 0 && !strings.ContainsRune(url[:i], '/') {
-		return "", false // host:path
-	}
-	return filepath.Clean(url), true
-}
-
-// evalOr is path with its symbolic links resolved, or path as it is.
-func evalOr(path string) string {
-	if r, err := filepath.EvalSymlinks(path); err == nil {
-		return r
-	}
-	return path
-}
-
-// sameRemote reports whether two git URLs name one repository, as a
-// project's identity compares them (scheme, user, port and .git aside).
-func sameRemote(a, b string) bool {
-	return memsync.SameRemote(a, b)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memdir/memdir/memsync"
 )
 
 // memdirWithTeamRemote runs memdir with `remote team` in its tree (added
@@ -90,15 +92,15 @@ func TestRemoteTeamAccept(t *testing.T) {
 			}
 		})
 	}
-	data, err := os.ReadFile(filepath.Join(home, teamRemotesFile))
+	data, err := os.ReadFile(filepath.Join(home, memsync.TeamRemotesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(string(data), "evil") || strings.Contains(string(data), "ext::") || !strings.Contains(string(data), "\t"+url+"\n") {
-		t.Errorf("%s records:\n%s", teamRemotesFile, data)
+		t.Errorf("%s records:\n%s", memsync.TeamRemotesFile, data)
 	}
-	if fi, err := os.Stat(filepath.Join(home, teamRemotesFile)); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("%s: mode %v, %v; want 0600", teamRemotesFile, fi.Mode(), err)
+	if fi, err := os.Stat(filepath.Join(home, memsync.TeamRemotesFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("%s: mode %v, %v; want 0600", memsync.TeamRemotesFile, fi.Mode(), err)
 	}
 	var tr teamRemote
 	out, _, _ := memdirWithTeamRemote(t, getenv, "--cwd", proj, "remote", "team", "--json")
