@@ -113,7 +113,7 @@ func (d *Dir) addOnce(req AddRequest) (AddResult, addWrites, error) {
 		t = d.newTopic(req)
 		t.File = d.freeName(req.Type, req.Name)
 		st = atomicfile.Stamp{}
-	} else if !mergeInto(t, req, d.now(), d.Supersede) {
+	} else if !mergeInto(t, req, d.now(), d.supersede) {
 		res.Action = Unchanged
 	} else {
 		res.Action = Updated

@@ -66,15 +66,12 @@ type Dir struct {
 	// Code treats it): every write fails with ErrReadOnly.
 	ReadOnly string
 
-	// Supersede, when set, tells an add to an existing topic which
-	// paragraph the new fact replaces (the dream's rule).
-	Supersede Supersede
-
 	// committer records every change (see WithCommitter); repaired hears
 	// what a lock repaired (see WithRepairReport). Both are fixed at Open.
 	committer Committer
 	repaired  func(*Recovery)
 	fault     func(point string) // see WithFault
+	supersede Supersede          // see WithSupersede
 }
 
 // faultHook returns the fault call for one point, or nil.
@@ -101,6 +98,11 @@ type Option func(*Dir)
 // WithCommitter makes c record every change to memory (memdir's git
 // support commits each one). A nil c records nothing.
 func WithCommitter(c Committer) Option { return func(d *Dir) { d.committer = c } }
+
+// WithSupersede gives an add to an existing topic the rule that says
+// which paragraph the new fact replaces (the dream's rule); without it an
+// add appends.
+func WithSupersede(rule Supersede) Option { return func(d *Dir) { d.supersede = rule } }
 
 // WithFault makes fault run at named points of every write (crash tests
 // kill the process there): "write <file>" runs when the file's new

@@ -42,7 +42,9 @@ func TestAddReplacesWhatTheNewFactSupersedes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := newTestDir(t)
-			d.Supersede = tc.rule
+			now := d.Now
+			d = Open(d.Path, d.Mode, WithSupersede(tc.rule))
+			d.Now = now
 			add := func(text string) AddResult {
 				t.Helper()
 				res, err := d.Add(AddRequest{Type: typesx.Project, Name: "Release freeze", Text: text})

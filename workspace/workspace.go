@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
 	"github.com/memdir/memdir/settings"
@@ -232,7 +233,7 @@ func (o *Options) Open(p *Project, loc canonical.Location) (*Workspace, error) {
 		return nil, err
 	}
 	d := memdir.Open(loc.Dir, mode, memdir.WithCommitter(o.Committer(p.Settings, loc.Dir)),
-		memdir.WithRepairReport(o.Repaired), memdir.WithFault(o.Fault))
+		memdir.WithRepairReport(o.Repaired), memdir.WithFault(o.Fault), memdir.WithSupersede(dream.Supersedes))
 	o.configure(d, p.Settings)
 	return &Workspace{Project: *p, Loc: loc, Dir: d}, nil
 }
