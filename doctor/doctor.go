@@ -59,6 +59,9 @@ type Options struct {
 	Root      string   // the project's worktree root
 	Getenv    func(string) string
 	MemoryDir string // memdir's memory directory for the project
+	// MemdirHome is memdir's home (where the sync remote is recorded);
+	// empty skips the sync remote's check.
+	MemdirHome string
 	// Program is what `memdir setup --user` would write (this memdir's
 	// path, or "memdir").
 	Program string

@@ -1,7 +1,9 @@
 package doctor
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memsync"
@@ -10,7 +12,34 @@ import (
 // syncChecks are the checks of what syncs leave in personal memory: no
 // conflict copy waits, and no incoming file is held back.
 func syncChecks(o Options) []Check {
-	return []Check{conflicts(memdir.Open(o.MemoryDir, memdir.Live)), heldIncoming(o.MemoryDir)}
+	out := []Check{conflicts(memdir.Open(o.MemoryDir, memdir.Live)), heldIncoming(o.MemoryDir)}
+	if o.MemdirHome != "" {
+		out = append(out, syncRemote(o.MemdirHome))
+	}
+	return out
+}
+
+// syncRemote: the last sync with the user's sync remote did not fail. A
+// session start syncs in the background, where nobody reads its errors,
+// so a remote that fails every time is found here.
+func syncRemote(home string) Check {
+	c := Check{Name: "sync-remote", Status: OK, Detail: "the last sync did not fail"}
+	url, err := memsync.Remote(home)
+	switch {
+	case err != nil:
+		c.Status, c.Detail = Fail, err.Error()
+		c.Fix = "memdir remote set URL (a git remote you own), or memdir remote unset"
+		return c
+	case url == "":
+		c.Detail = "no sync remote set"
+		return c
+	}
+	if f, failed := memsync.LastFailure(home); failed {
+		c.Status = Fail
+		c.Detail = fmt.Sprintf("the last sync with %s failed (%s): %s", url, f.At.Format(time.RFC3339), f.Reason)
+		c.Fix = "memdir sync (to see it fail); then mend the remote, memdir remote set URL, or memdir remote unset"
+	}
+	return c
 }
 
 // conflicts: no conflict copy (<topic>.conflict-<hash>.md, which a sync

@@ -87,7 +87,7 @@ func SetRemote(home, url string) error {
 	if err := atomicfile.WriteFile(filepath.Join(home, filepath.FromSlash(RemoteFile)), []byte(url+"\n"), 0o600); err != nil {
 		return fmt.Errorf("set remote: %w", err)
 	}
-	return nil
+	return clearFailure(home)
 }
 
 // Remote returns the user's sync remote, or "" when none is set.
@@ -116,7 +116,7 @@ func UnsetRemote(home string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("unset remote: %w", err)
 	}
-	return true, nil
+	return true, clearFailure(home)
 }
 
 // SameRemote reports whether two git URLs name one repository as git

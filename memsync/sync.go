@@ -80,9 +80,19 @@ func Sync(ctx context.Context, o Options) (*Result, error) {
 	}
 	res, err := runSync(ctx, &syncer{o: o, url: url, state: filepath.Join(o.Home, Folder), personal: true})
 	if err != nil {
+		if ctx.Err() == nil {
+			now := time.Now
+			if o.Now != nil {
+				now = o.Now
+			}
+			recordFailure(o.Home, now(), err)
+		}
 		return nil, err
 	}
 	if err := markSync(o.Home, time.Now()); err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	if err := clearFailure(o.Home); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
 	return res, nil

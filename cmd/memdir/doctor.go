@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/doctor"
 	"github.com/memdir/memdir/memdir"
 	wspkg "github.com/memdir/memdir/workspace"
@@ -70,7 +71,7 @@ func runDoctor(a *app, agents []string) error {
 	root := p.WorkTree()
 	home := a.getenv("HOME")
 	checks := doctor.Run(doctor.Options{Agents: agents, Home: home, Root: root, Getenv: a.getenv,
-		MemoryDir: loc.Dir, Program: a.defaultProgram(true), Self: selfPath(), LookPath: exec.LookPath, LogMode: mode == memdir.Log,
+		MemoryDir: loc.Dir, MemdirHome: memdirHome(a, p), Program: a.defaultProgram(true), Self: selfPath(), LookPath: exec.LookPath, LogMode: mode == memdir.Log,
 		Scheduled: func() (string, bool) { return doctor.FindSchedule(home, userCrontab) },
 		Team:      a.doctorTeam(&workspace{Project: *p, Loc: loc})})
 	if n := a.teamRemoteNotice(); n != "" {
@@ -137,4 +138,14 @@ func selfPath() string {
 		exe = real
 	}
 	return exe
+}
+
+// memdirHome is memdir's home for the project's settings ("" when it
+// cannot be told), where the sync remote is recorded.
+func memdirHome(a *app, p *wspkg.Project) string {
+	home, err := canonical.Home(a.getenv, p.Settings.TrustHome())
+	if err != nil {
+		return ""
+	}
+	return home
 }
