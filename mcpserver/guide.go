@@ -36,7 +36,7 @@ memdir://index now, and tell the person to run ` + "`memdir doctor`" + `.
 `)
 	b.WriteString(typeGuide())
 	b.WriteString("\n")
-	b.WriteString(sessionctx.Rules("memory_forget"))
+	b.WriteString(sessionctx.Rules("memory_forget", ""))
 	return b.String()
 }
 
@@ -101,5 +101,5 @@ of the same type, is updated instead of duplicated. Text inside
 <private>...</private> is never stored, and text that looks like a credential is
 refused. In log mode the memory goes to today's daily log and a dream files it.
 
-` + sessionctx.Rules("memory_forget")
+` + sessionctx.Rules("memory_forget", "")
 }

@@ -47,6 +47,9 @@ type Memory struct {
 	Index  []byte // MEMORY.md as on disk (nil when there is none yet)
 	Caps   index.Caps
 	Exists bool // whether the memory directory exists yet
+	// Today is the clock's date (YYYY-MM-DD), the guide's example of an
+	// absolute date.
+	Today string
 }
 
 // TeamMemory is the project's team memory: committed with the project and
@@ -113,7 +116,7 @@ func Build(opts Options) Context {
 		view := index.Load(m.Index, m.Caps)
 		c.Dropped = view.Dropped
 		c.Blocks = append(c.Blocks, Block{Kind: "auto-memory", Path: m.Dir, Scope: typesx.ScopeAuto,
-			Text: Guide(m.Dir, m.Mode) + "\n" + indexSection(view)})
+			Text: Guide(m.Dir, m.Mode, m.Today) + "\n" + indexSection(view)})
 	}
 	if m := opts.Team; m != nil {
 		if view := index.Load(m.Index, m.Caps); view.Text != "" {

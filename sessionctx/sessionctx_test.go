@@ -54,12 +54,15 @@ func TestMemoryIsCapped(t *testing.T) {
 }
 
 func TestGuideFollowsMode(t *testing.T) {
-	live, log := Guide("/m", "live"), Guide("/m", "log")
+	live, log := Guide("/m", "live", "2031-02-03"), Guide("/m", "log", "")
 	if !strings.Contains(live, "memdir add") || strings.Contains(live, "Do not edit MEMORY.md") {
 		t.Error("live guide should invite direct saves")
 	}
 	if !strings.Contains(log, "Do not edit MEMORY.md") {
 		t.Error("log guide must tell agents to leave MEMORY.md alone")
+	}
+	if !strings.Contains(live, "absolute dates (2031-02-03)") || !strings.Contains(log, "absolute dates (YYYY-MM-DD)") {
+		t.Error("the guide's example date must be the caller's day, or YYYY-MM-DD without one")
 	}
 	for _, typ := range typesx.Types {
 		if !strings.Contains(live, string(typ)+": "+typ.Meaning()) {

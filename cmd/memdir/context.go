@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -128,7 +129,7 @@ func runContext(a *app, opts contextOptions) error {
 			if err != nil {
 				return err
 			}
-			build.Memory = &sessionctx.Memory{Dir: ws.Loc.Dir, Mode: string(ws.Dir.Mode), Index: data,
+			build.Memory = &sessionctx.Memory{Dir: ws.Loc.Dir, Mode: string(ws.Dir.Mode), Index: data, Today: a.now().Format(time.DateOnly),
 				Caps: index.DefaultCaps, Exists: ws.Dir.Exists()}
 		}
 		// Team memory stays with --no-memory: the hook for Claude Code
