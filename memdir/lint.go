@@ -74,6 +74,12 @@ func (d *Dir) checkIndex(snap *snapshot, data []byte) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A topic that does not parse is one a rebuild leaves out: its fix is
+	// its frontmatter, not `index --rebuild`.
+	unparsed := map[string]bool{}
+	for _, p := range snap.problems {
+		unparsed[p.File] = true
+	}
 	var out []Finding
 	for _, p := range index.Check(data, index.Disk{Topics: snap.files, Overflow: overflow}, index.DefaultCaps) {
 		if p.Kind == index.KindOrphan && private[p.File] {
@@ -83,7 +89,11 @@ func (d *Dir) checkIndex(snap *snapshot, data []byte) ([]Finding, error) {
 		if file == "" {
 			file = p.File
 		}
-		out = append(out, Finding{Kind: p.Kind, Level: levelOf(p), File: file, Line: p.Line, Msg: p.Message})
+		msg := p.Message
+		if p.Kind == index.KindOrphan && unparsed[p.File] {
+			msg = fmt.Sprintf("%s has no line in the index, and `memdir index --rebuild` leaves it out until its frontmatter parses: fix what lint says of it, then rebuild", p.File)
+		}
+		out = append(out, Finding{Kind: p.Kind, Level: levelOf(p), File: file, Line: p.Line, Msg: msg})
 	}
 	return out, nil
 }

@@ -178,7 +178,7 @@ func (a *app) rewriteIndex(t indexTarget, fit bool) error {
 		}{indexWriteJSON{Action: verb, Lines: p.Lines, Bytes: p.Bytes, Warning: t.fixes(p.Message()),
 			Overflow: append([]string{}, overflow...), LeftOut: problems}, t.scope})
 	} else {
-		fmt.Fprintf(a.out, "%s %s: %d lines, %d characters\n", verb, t.name, p.Lines, p.Bytes)
+		fmt.Fprintf(a.out, "%s %s: %s, %s\n", verb, t.name, memdir.Count(p.Lines, "line"), memdir.Count(p.Bytes, "character"))
 		if len(overflow) > 0 {
 			fmt.Fprintf(a.out, "entries past 70%% of the caps are listed in %s\n", strings.Join(overflow, ", "))
 		}
