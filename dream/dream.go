@@ -80,6 +80,9 @@ type Options struct {
 	DistillerTimeout time.Duration
 	// Stderr receives the external distiller's standard error.
 	Stderr io.Writer
+	// Progress, when set, hears how many of the entries read the built-in
+	// distiller has matched so far (a terminal's progress line).
+	Progress func(done, total int)
 }
 
 func (o *Options) now() time.Time {
@@ -217,8 +220,11 @@ func (a *attempt) run(ctx context.Context) (*Report, error) {
 		for f := range a.busy {
 			b.files[f] = true // a new topic takes another name
 		}
-		for _, e := range s.entries {
+		for i, e := range s.entries {
 			b.add(e)
+			if opts.Progress != nil {
+				opts.Progress(i+1, len(s.entries))
+			}
 		}
 		err = p.plan(b.result(), b.distilled(s.entries))
 	} else {

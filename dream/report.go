@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/memdir/memdir/memdir"
 )
 
 // Report says what one dream did (or, for a dry run, would do).
@@ -93,8 +95,8 @@ func (r *Report) Summary() string {
 	if r.DryRun {
 		verb = "dream (dry run)"
 	}
-	fmt.Fprintf(&b, "%s: %d entries read, %d topics created, %d updated, %d archived\n",
-		verb, r.EntriesRead, len(r.Created), len(r.Updated), len(r.Archived))
+	fmt.Fprintf(&b, "%s: %s read, %s created, %d updated, %d archived\n",
+		verb, memdir.Count(r.EntriesRead, "entry", "entries"), memdir.Count(len(r.Created), "topic"), len(r.Updated), len(r.Archived))
 	fmt.Fprintf(&b, "  duplicates dropped: %d\n", len(r.Duplicates))
 	fmt.Fprintf(&b, "  dates rewritten: %d\n", len(r.Dates))
 	for _, x := range r.Replaced {
@@ -109,6 +111,29 @@ func (r *Report) Summary() string {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "  distiller: %s\n", n)
 	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(&b, "  problem: %s\n", p)
+	}
+	switch {
+	case r.File != "":
+		fmt.Fprintf(&b, "report: %s\n", r.File)
+	case !r.Changes():
+		b.WriteString("nothing changed\n")
+	}
+	return b.String()
+}
+
+// Brief is the summary without a line per replaced fact or skipped
+// entry (`dream --quiet`): the counts, problems, and where the report is.
+func (r *Report) Brief() string {
+	var b strings.Builder
+	verb := "dream"
+	if r.DryRun {
+		verb = "dream (dry run)"
+	}
+	fmt.Fprintf(&b, "%s: %s read, %s created, %d updated, %d archived, %s replaced, %s skipped\n",
+		verb, memdir.Count(r.EntriesRead, "entry", "entries"), memdir.Count(len(r.Created), "topic"), len(r.Updated), len(r.Archived),
+		memdir.Count(len(r.Replaced), "fact"), memdir.Count(len(r.Skipped), "entry", "entries"))
 	for _, p := range r.Problems {
 		fmt.Fprintf(&b, "  problem: %s\n", p)
 	}

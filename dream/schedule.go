@@ -166,7 +166,7 @@ func (s *Scheduler) one(ctx context.Context, t Target) {
 	case err != nil:
 		s.log("%s: dream failed after %s: %v", dir, took, err)
 	default:
-		s.log("%s: %s, %d entries read, %d duplicates dropped (%s)", dir, rep.Message(), rep.EntriesRead, len(rep.Duplicates), took)
+		s.log("%s: %s, %s read, %s dropped (%s)", dir, rep.Message(), memdir.Count(rep.EntriesRead, "entry", "entries"), memdir.Count(len(rep.Duplicates), "duplicate"), took)
 	}
 }
 

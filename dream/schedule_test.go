@@ -96,7 +96,7 @@ func TestRoundSkipsWhileRunning(t *testing.T) {
 	<-done
 	mu.Lock()
 	defer mu.Unlock()
-	want := []string{"skipped: the previous run is still going", d.Path + ": dream: 1 new, 0 updated, 0 archived, 1 entries read, 0 duplicates dropped"}
+	want := []string{"skipped: the previous run is still going", d.Path + ": dream: 1 new, 0 updated, 0 archived, 1 entry read, 0 duplicates dropped"}
 	if len(lines) != 2 || lines[0] != want[0] || !strings.HasPrefix(lines[1], want[1]) {
 		t.Errorf("log lines = %q, want %q (then the time taken)", lines, want)
 	}

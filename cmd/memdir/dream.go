@@ -8,10 +8,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/dream"
+	"github.com/memdir/memdir/progress"
 )
 
 type dreamOptions struct {
 	dryRun bool
+	quiet  bool
 }
 
 func newDreamCmd(a *app) *cobra.Command {
@@ -34,14 +36,20 @@ bounds it and every process it starts. A dream killed at any point is
 finished by the next one; a dream with nothing new changes no memory file
 and writes no report, only its time in .consolidate-lock.
 
+On a terminal, a dream that takes more than a second shows how many entries
+it has matched; --quiet prints the counts without a line per replaced fact
+or skipped entry (the report file has them all).
+
 Examples:
   memdir dream
+  memdir dream --quiet
   memdir dream --dry-run
   memdir dream --json | jq '.created'`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runDream(cmd.Context(), a, opts) },
 	}
 	cmd.Flags().BoolVarP(&opts.dryRun, "dry-run", "n", false, "print the report and a diff of what would change; write nothing")
+	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "print the counts only, not a line per replaced fact or skipped entry")
 	return cmd
 }
 
@@ -56,7 +64,12 @@ func runDream(ctx context.Context, a *app, opts dreamOptions) error {
 	// A dream holds every topic's terms: the default pace of the garbage
 	// collector keeps its peak near twice that, not five times.
 	longRunning()
+	bar := progress.New(a.errw, "dream", "entries", 0)
 	rep, err := dream.Run(ctx, dream.Options{
+		Progress: func(done, total int) {
+			bar.SetTotal(total)
+			bar.Add(1)
+		},
 		Dir:              ws.Dir,
 		Wall:             a.wall,
 		DryRun:           opts.dryRun,
@@ -64,6 +77,7 @@ func runDream(ctx context.Context, a *app, opts dreamOptions) error {
 		Stderr:           a.errw,
 		DistillerTimeout: ws.Settings.Duration("dream.distiller_timeout"),
 	})
+	bar.Done()
 	if err != nil {
 		var ae *dream.AnswerError
 		if errors.As(err, &ae) {
@@ -74,7 +88,11 @@ func runDream(ctx context.Context, a *app, opts dreamOptions) error {
 	if a.json {
 		return a.writeJSON(rep)
 	}
-	fmt.Fprint(a.out, rep.Summary())
+	if opts.quiet {
+		fmt.Fprint(a.out, rep.Brief())
+	} else {
+		fmt.Fprint(a.out, rep.Summary())
+	}
 	if opts.dryRun && rep.Diff != "" {
 		fmt.Fprint(a.out, "\n"+rep.Diff)
 	}
