@@ -40,7 +40,7 @@ func BenchmarkDream(b *testing.B) {
 			b.Fatal(err)
 		}
 		dd := memdir.Open(dir, memdir.Log)
-		dd.Now = func() time.Time { return testNow }
+		dd = dd.With(memdir.WithClock(func() time.Time { return testNow }))
 		b.StartTimer()
 		if _, err := Run(context.Background(), Options{Dir: dd}); err != nil {
 			b.Fatal(err)

@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 	}
 	if dir := os.Getenv(helperDirEnv); dir != "" {
 		d := memdir.Open(dir, memdir.Log)
-		d.Now = func() time.Time { return testNow }
+		d = d.With(memdir.WithClock(func() time.Time { return testNow }))
 		rep, err := Run(context.Background(), Options{Dir: d})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -77,7 +77,7 @@ func keptOnce(t *testing.T, p labelledPair) bool {
 	}
 	for day, e := range []dailylog.Entry{p.a, p.b} {
 		at := testNow.AddDate(0, 0, day)
-		d.Now = func() time.Time { return at }
+		d = d.With(memdir.WithClock(func() time.Time { return at }))
 		if _, err := dailylog.Append(dir, at, e); err != nil {
 			t.Fatal(err)
 		}

@@ -89,10 +89,7 @@ func (o *Options) now() time.Time {
 	if o.Now != nil {
 		return o.Now()
 	}
-	if o.Dir.Now != nil {
-		return o.Dir.Now()
-	}
-	return time.Now()
+	return o.Dir.Clock()()
 }
 
 func (o *Options) wall() time.Time {

@@ -21,7 +21,7 @@ import (
 func newLogDir(t *testing.T) *memdir.Dir {
 	t.Helper()
 	d := memdir.Open(filepath.Join(t.TempDir(), "mem"), memdir.Log)
-	d.Now = func() time.Time { return testNow }
+	d = d.With(memdir.WithClock(func() time.Time { return testNow }))
 	if _, err := d.Init(); err != nil {
 		t.Fatal(err)
 	}

@@ -223,10 +223,7 @@ func Due(d *memdir.Dir, last time.Time) (bool, error) {
 	if len(s.entries) > 0 {
 		return true, nil
 	}
-	now := d.Now
-	if now == nil {
-		now = time.Now
-	}
+	now := d.Clock()
 	for _, t := range s.topics {
 		if t.Type == "project" && t.Expired(now()) {
 			return true, nil

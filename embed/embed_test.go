@@ -39,7 +39,7 @@ func testDir(t *testing.T) *memdir.Dir {
 		}
 	}
 	d := memdir.Open(dir, memdir.Live)
-	d.Now = func() time.Time { return testNow }
+	d = d.With(memdir.WithClock(func() time.Time { return testNow }))
 	return d
 }
 

@@ -17,7 +17,7 @@ func TestProjectSharesCache(t *testing.T) {
 	s, err := New(Options{Open: func(string, Agent) (*Project, error) {
 		d := memdir.Open(dir, memdir.Live)
 		if withOwn {
-			d.Cache = own
+			d = d.With(memdir.WithCache(own))
 		}
 		return &Project{Dir: d}, nil
 	}})
@@ -32,11 +32,11 @@ func TestProjectSharesCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Dir == b.Dir || a.Dir.Cache == nil || a.Dir.Cache != b.Dir.Cache {
-		t.Fatalf("two calls' projects: caches %p and %p; want one shared, non-nil cache", a.Dir.Cache, b.Dir.Cache)
+	if a.Dir == b.Dir || a.Dir.Cache() == nil || a.Dir.Cache() != b.Dir.Cache() {
+		t.Fatalf("two calls' projects: caches %p and %p; want one shared, non-nil cache", a.Dir.Cache(), b.Dir.Cache())
 	}
 	withOwn = true
-	if c, err := s.project(context.Background(), nil); err != nil || c.Dir.Cache != own {
+	if c, err := s.project(context.Background(), nil); err != nil || c.Dir.Cache() != own {
 		t.Fatalf("an opener's own cache was replaced (%v)", err)
 	}
 }

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,11 +58,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in search
 
 // day reads a since or until date against the directory's clock.
 func day(what, v string, d *memdir.Dir) (string, error) {
-	now := time.Now()
-	if d.Now != nil {
-		now = d.Now()
-	}
-	day, err := dailylog.ParseDay(v, now)
+	day, err := dailylog.ParseDay(v, d.Clock()())
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)
 	}

@@ -184,8 +184,8 @@ func (s *Server) project(ctx context.Context, ss *mcp.ServerSession, agent ...Ag
 		cwd = s.rootDir(ctx, ss)
 	}
 	p, err := s.opts.Open(cwd, a)
-	if err == nil && p.Dir != nil && p.Dir.Cache == nil {
-		p.Dir.Cache = s.cache
+	if err == nil && p.Dir != nil && p.Dir.Cache() == nil {
+		p.Dir = p.Dir.With(memdir.WithCache(s.cache))
 	}
 	return p, err
 }

@@ -98,8 +98,8 @@ func (s *Server) team(p *Project) *Team {
 	if t == nil || !t.Dir.Exists() {
 		return nil
 	}
-	if t.Dir.Cache == nil {
-		t.Dir.Cache = s.cache
+	if t.Dir.Cache() == nil {
+		t.Dir = t.Dir.With(memdir.WithCache(s.cache))
 	}
 	return t
 }
@@ -116,8 +116,8 @@ func (s *Server) teamOnly(p *Project, create bool) (*Team, error) {
 	if !create && !t.Dir.Exists() {
 		return nil, errNoTeam
 	}
-	if t.Dir.Cache == nil {
-		t.Dir.Cache = s.cache
+	if t.Dir.Cache() == nil {
+		t.Dir = t.Dir.With(memdir.WithCache(s.cache))
 	}
 	return t, nil
 }

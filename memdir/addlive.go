@@ -170,7 +170,7 @@ func (d *Dir) findExisting(ix *index.Index, over *overflowIndex, req AddRequest)
 		desc = Describe(req.Text)
 	}
 	m := newMatcher(req.Name + " " + desc)
-	m.cache = d.Cache
+	m.cache = d.cache
 	best, how, score := bestMatch(m, ix.Lines, req, file)
 	if how != "name" {
 		// Topics that `index --fit` moved to the type's overflow index

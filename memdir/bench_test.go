@@ -14,9 +14,8 @@ import (
 // MEMORY.md that indexes them (see memdirtest).
 func benchDir(tb testing.TB, n int) *memdir.Dir {
 	tb.Helper()
-	d := memdir.Open(tb.TempDir(), memdir.Live)
 	now := time.Date(2026, 11, 22, 10, 4, 5, 0, time.UTC)
-	d.Now = func() time.Time { return now }
+	d := memdir.Open(tb.TempDir(), memdir.Live, memdir.WithClock(func() time.Time { return now }))
 	if _, err := d.Init(); err != nil {
 		tb.Fatal(err)
 	}

@@ -50,21 +50,16 @@ func ParseMode(s string) (Mode, error) {
 	return "", &InputError{Msg: fmt.Sprintf("unknown mode %q: use live or log", s)}
 }
 
-// Dir is an open memory directory.
+// Dir is an open memory directory. Everything but its path and mode is
+// given to Open as an option and fixed there; With makes a copy with more.
 type Dir struct {
-	Path        string
-	Mode        Mode
-	Now         func() time.Time // the clock; time.Now when nil
-	LockTimeout time.Duration    // DefaultLockTimeout when zero
+	Path string
+	Mode Mode
 
-	// Cache, when set, keeps work a long-running process can reuse from
-	// one call to the next (see Cache).
-	Cache *Cache
-
-	// ReadOnly, when not empty, says why the directory must not be
-	// written (a subagent memory whose MEMORY.md is a link, as Claude
-	// Code treats it): every write fails with ErrReadOnly.
-	ReadOnly string
+	clock       func() time.Time // see WithClock
+	lockTimeout time.Duration    // see WithLockTimeout
+	cache       *Cache           // see WithCache
+	readOnly    string           // see WithReadOnly
 
 	// committer records every change (see WithCommitter); repaired hears
 	// what a lock repaired (see WithRepairReport). Both are fixed at Open.
@@ -95,6 +90,54 @@ func Open(path string, mode Mode, opts ...Option) *Dir {
 // Option passes a collaborator to Open.
 type Option func(*Dir)
 
+// With returns a copy of d with opts applied: a server that shares one
+// Cache between the directories it opens per call adds it so.
+func (d *Dir) With(opts ...Option) *Dir {
+	c := *d
+	for _, o := range opts {
+		o(&c)
+	}
+	return &c
+}
+
+// WithClock makes now the clock memory is stamped with (MEMDIR_NOW in
+// tests and reproducible runs); nil means time.Now.
+func WithClock(now func() time.Time) Option { return func(d *Dir) { d.clock = now } }
+
+// WithLockTimeout bounds the wait for the sidecar lock; zero means
+// DefaultLockTimeout.
+func WithLockTimeout(t time.Duration) Option { return func(d *Dir) { d.lockTimeout = t } }
+
+// WithCache keeps work a long-running process can reuse from one call to
+// the next (see Cache).
+func WithCache(c *Cache) Option { return func(d *Dir) { d.cache = c } }
+
+// WithReadOnly makes every write fail with ErrReadOnly, saying why (a
+// subagent memory whose MEMORY.md is a link, as Claude Code treats it).
+func WithReadOnly(reason string) Option { return func(d *Dir) { d.readOnly = reason } }
+
+// Clock is the clock the directory stamps memory with.
+func (d *Dir) Clock() func() time.Time {
+	if d.clock != nil {
+		return d.clock
+	}
+	return time.Now
+}
+
+// LockTimeout is how long a write waits for the sidecar lock.
+func (d *Dir) LockTimeout() time.Duration {
+	if d.lockTimeout > 0 {
+		return d.lockTimeout
+	}
+	return DefaultLockTimeout
+}
+
+// Cache is the reusable work Open was given, or nil.
+func (d *Dir) Cache() *Cache { return d.cache }
+
+// ReadOnly says why the directory must not be written, or "".
+func (d *Dir) ReadOnly() string { return d.readOnly }
+
 // WithCommitter makes c record every change to memory (memdir's git
 // support commits each one). A nil c records nothing.
 func WithCommitter(c Committer) Option { return func(d *Dir) { d.committer = c } }
@@ -118,8 +161,8 @@ func WithRepairReport(report func(*Recovery)) Option {
 }
 
 func (d *Dir) now() time.Time {
-	if d.Now != nil {
-		return d.Now()
+	if d.clock != nil {
+		return d.clock()
 	}
 	return time.Now()
 }
@@ -184,8 +227,8 @@ func (d *Dir) ignoreState() error {
 // With expect, it refuses (an error wrapping atomicfile.ErrChanged) when
 // the file is no longer what was read.
 func (d *Dir) writeFile(rel string, data []byte, expect *atomicfile.Stamp) error {
-	if d.ReadOnly != "" {
-		return fmt.Errorf("%s: %w: %s", d.Path, ErrReadOnly, d.ReadOnly)
+	if d.readOnly != "" {
+		return fmt.Errorf("%s: %w: %s", d.Path, ErrReadOnly, d.readOnly)
 	}
 	err := atomicfile.WriteInside(d.Path, rel, data, atomicfile.Options{Perm: 0o644, Expect: expect, BeforeRename: d.faultHook("write " + rel)})
 	if err != nil && !errors.Is(err, atomicfile.ErrChanged) {

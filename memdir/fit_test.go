@@ -127,7 +127,7 @@ func TestFitTwiceWritesNothing(t *testing.T) {
 	var writes []string
 	changes := 0
 	d = Open(d.Path, d.Mode, WithCommitter(CommitFunc(func(Change) error { changes++; return nil })))
-	d.Now = func() time.Time { return raceNow }
+	d.clock = func() time.Time { return raceNow }
 	d.fault = func(point string) { writes = append(writes, point) }
 	for _, op := range []func() ([]Problem, error){d.Rebuild, d.Fit} {
 		if _, err := op(); err != nil {

@@ -40,7 +40,7 @@ func TestLockQueuesGoroutines(t *testing.T) {
 	again.Release()
 
 	d := Open(dir, Live)
-	d.LockTimeout = time.Minute
+	d.lockTimeout = time.Minute
 	const n = 24
 	var wg sync.WaitGroup
 	errs := make([]error, n)

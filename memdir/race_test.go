@@ -17,7 +17,7 @@ var raceNow = time.Date(2026, 11, 22, 10, 4, 5, 0, time.UTC)
 func newTestDir(t *testing.T) *Dir {
 	t.Helper()
 	d := Open(t.TempDir(), Live)
-	d.Now = func() time.Time { return raceNow }
+	d.clock = func() time.Time { return raceNow }
 	if _, err := d.Init(); err != nil {
 		t.Fatal(err)
 	}

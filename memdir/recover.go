@@ -28,13 +28,13 @@ type Recovery struct {
 // directory's repair report (WithRepairReport); if that fails, the killed
 // holder's note stays for the next process and the error is returned.
 func (d *Dir) lock(what string) (*Lock, error) {
-	if d.ReadOnly != "" {
-		return nil, fmt.Errorf("%s: %w: %s", d.Path, ErrReadOnly, d.ReadOnly)
+	if d.readOnly != "" {
+		return nil, fmt.Errorf("%s: %w: %s", d.Path, ErrReadOnly, d.readOnly)
 	}
 	if err := d.ensure(); err != nil {
 		return nil, err
 	}
-	timeout := d.LockTimeout
+	timeout := d.lockTimeout
 	if timeout == 0 {
 		timeout = DefaultLockTimeout
 	}

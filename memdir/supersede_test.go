@@ -42,9 +42,7 @@ func TestAddReplacesWhatTheNewFactSupersedes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := newTestDir(t)
-			now := d.Now
-			d = Open(d.Path, d.Mode, WithSupersede(tc.rule))
-			d.Now = now
+			d = d.With(WithSupersede(tc.rule))
 			add := func(text string) AddResult {
 				t.Helper()
 				res, err := d.Add(AddRequest{Type: typesx.Project, Name: "Release freeze", Text: text})

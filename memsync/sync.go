@@ -434,8 +434,7 @@ func (s *syncer) refit(res *Result) {
 		if err != nil || !index.Measure(data, index.DefaultCaps).OverCap {
 			continue
 		}
-		d := memdir.Open(p.Dir, "")
-		d.LockTimeout = s.o.LockTimeout
+		d := memdir.Open(p.Dir, "", memdir.WithLockTimeout(s.o.LockTimeout))
 		if _, err := d.Fit(); err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: fit MEMORY.md under its caps: %v (run `memdir index --fit`)", p.Identity, err))
 		}

@@ -38,7 +38,7 @@ func benchDir(b testing.TB, n int) *memdir.Dir {
 		}
 	}
 	d := memdir.Open(dir, memdir.Live)
-	d.Now = func() time.Time { return testNow }
+	d = d.With(memdir.WithClock(func() time.Time { return testNow }))
 	return d
 }
 

@@ -81,7 +81,7 @@ func evalDir(t testing.TB) (*memdir.Dir, map[string]string) {
 		writeFile(t, filepath.Join(dir, tp.file), content)
 	}
 	d := memdir.Open(dir, memdir.Live)
-	d.Now = func() time.Time { return testNow }
+	d = d.With(memdir.WithClock(func() time.Time { return testNow }))
 	return d, files
 }
 

@@ -29,10 +29,7 @@ type Index struct {
 func Open(d *memdir.Dir) *Index { return &Index{dir: d} }
 
 func (ix *Index) now() time.Time {
-	if ix.dir.Now != nil {
-		return ix.dir.Now()
-	}
-	return time.Now()
+	return ix.dir.Clock()()
 }
 
 // Query is one search.

@@ -34,7 +34,7 @@ func newDir(t *testing.T, files map[string]string) *memdir.Dir {
 		writeFile(t, filepath.Join(dir, name), content)
 	}
 	d := memdir.Open(dir, memdir.Live)
-	d.Now = func() time.Time { return testNow }
+	d = d.With(memdir.WithClock(func() time.Time { return testNow }))
 	return d
 }
 

@@ -144,7 +144,7 @@ func newWatcher(opts Options) (*watcher, error) {
 	}
 	now := opts.Now
 	if now == nil {
-		now = opts.Dir.Now
+		now = opts.Dir.Clock()
 	}
 	if now == nil {
 		now = time.Now

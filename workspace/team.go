@@ -12,7 +12,6 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/canonical"
-	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
 	"github.com/memdir/memdir/memsync"
@@ -177,8 +176,7 @@ func (o *Options) Team(ws *Workspace, create bool) (*Team, error) {
 		return nil, usagef("team memory %s: %s is not a directory; remove it", rel, memdir.StateDir)
 	}
 	t := &Team{Rel: filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel)))}
-	t.Dir = memdir.Open(dir, memdir.Live, memdir.WithRepairReport(o.Repaired), memdir.WithFault(o.Fault), memdir.WithSupersede(dream.Supersedes))
-	o.configure(t.Dir, ws.Settings)
+	t.Dir = memdir.Open(dir, memdir.Live, o.storeOptions(ws.Settings)...)
 	if create {
 		if err := o.MakeTeamDir(ws, t); err != nil {
 			return nil, err

@@ -212,14 +212,15 @@ func (o *Options) ResolveIn(p *Project) (*Workspace, error) {
 			return nil, err
 		}
 	}
-	ws, err := o.Open(p, loc)
+	var extra []memdir.Option
+	if loc.Source == canonical.SourceAgent {
+		extra = append(extra, memdir.WithReadOnly(canonical.AgentEntrypoint(loc.Dir, scope, filepath.Clean(p.WorkTree()))))
+	}
+	ws, err := o.Open(p, loc, extra...)
 	if err != nil {
 		return nil, err
 	}
 	ws.AgentScope = scope
-	if loc.Source == canonical.SourceAgent {
-		ws.Dir.ReadOnly = canonical.AgentEntrypoint(loc.Dir, scope, filepath.Clean(p.WorkTree()))
-	}
 	return ws, nil
 }
 
@@ -227,23 +228,22 @@ func (o *Options) ResolveIn(p *Project) (*Workspace, error) {
 // lock timeout and clock, the committer that records every change and
 // the report of what a lock repaired. Every workspace, and each directory
 // `daemon --all` dreams or the viewer lists, is opened here.
-func (o *Options) Open(p *Project, loc canonical.Location) (*Workspace, error) {
+func (o *Options) Open(p *Project, loc canonical.Location, extra ...memdir.Option) (*Workspace, error) {
 	mode, err := Mode(p.Settings, loc.Dir)
 	if err != nil {
 		return nil, err
 	}
-	d := memdir.Open(loc.Dir, mode, memdir.WithCommitter(o.Committer(p.Settings, loc.Dir)),
-		memdir.WithRepairReport(o.Repaired), memdir.WithFault(o.Fault), memdir.WithSupersede(dream.Supersedes))
-	o.configure(d, p.Settings)
+	opts := append(o.storeOptions(p.Settings), memdir.WithCommitter(o.Committer(p.Settings, loc.Dir)))
+	d := memdir.Open(loc.Dir, mode, append(opts, extra...)...)
 	return &Workspace{Project: *p, Loc: loc, Dir: d}, nil
 }
 
-// configure gives an opened store the clock and the lock timeout.
-func (o *Options) configure(d *memdir.Dir, s *settings.Settings) {
-	d.Now = o.now()
-	if to := s.Duration("lock.timeout"); to > 0 {
-		d.LockTimeout = to
-	}
+// storeOptions are what every directory a workspace opens shares: the
+// clock, the lock timeout, the repair report, the crash tests' hook and
+// the dream's supersede rule for adds.
+func (o *Options) storeOptions(s *settings.Settings) []memdir.Option {
+	return []memdir.Option{memdir.WithClock(o.now()), memdir.WithLockTimeout(s.Duration("lock.timeout")),
+		memdir.WithRepairReport(o.Repaired), memdir.WithFault(o.Fault), memdir.WithSupersede(dream.Supersedes)}
 }
 
 // Locate picks the project's memory directory. The settings cascade has

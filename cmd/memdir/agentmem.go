@@ -62,7 +62,7 @@ func runListAgents(a *app) error {
 // agentMemory is the subagent memory of the workspace, as its context
 // renders it: MEMORY.md unless Claude Code would not read it.
 func (a *app) agentMemory(ws *workspace) (*sessionctx.AgentMemory, error) {
-	am := &sessionctx.AgentMemory{Dir: ws.Loc.Dir, Scope: a.agentScope, NotLoaded: ws.Dir.ReadOnly != "",
+	am := &sessionctx.AgentMemory{Dir: ws.Loc.Dir, Scope: a.agentScope, NotLoaded: ws.Dir.ReadOnly() != "",
 		Extra: a.getenv("CLAUDE_COWORK_MEMORY_EXTRA_GUIDELINES")}
 	if am.NotLoaded {
 		return am, nil

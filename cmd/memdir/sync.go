@@ -22,7 +22,7 @@ func (a *app) sync(ctx context.Context, ws *workspace) (*memsync.Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	opts := memsync.Options{Home: home, LockTimeout: ws.Dir.LockTimeout, Now: a.now}
+	opts := memsync.Options{Home: home, LockTimeout: ws.Dir.LockTimeout(), Now: a.now}
 	if ws.Loc.Source == canonical.SourceDefault && ws.Loc.Home == home {
 		opts.Projects = []memsync.Project{{Dir: ws.Loc.Dir, Root: ws.Loc.Root}}
 	}
@@ -44,7 +44,7 @@ func (a *app) teamSync(ctx context.Context, ws *workspace) (*memsync.Result, err
 	}
 	existed := tm.Dir.Exists()
 	root := firstNonEmpty(ws.Repo.WorkTree, ws.Repo.Root)
-	opts := memsync.Options{Home: tr.home, LockTimeout: tm.Dir.LockTimeout, Now: a.now,
+	opts := memsync.Options{Home: tr.home, LockTimeout: tm.Dir.LockTimeout(), Now: a.now,
 		Projects: []memsync.Project{{Dir: tm.Dir.Path, Root: root, Identity: tr.Project}}}
 	res, err := memsync.SyncTeam(ctx, opts, tr.Proposed)
 	if err != nil {
