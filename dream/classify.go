@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memdir/memdir/internal/lazyre"
-	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/tokenize"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -71,7 +71,7 @@ func deriveName(text string) string {
 	if len(words) > 6 {
 		words = words[:6]
 	}
-	for len(words) > 1 && memdir.IsStopWord(strings.ToLower(words[len(words)-1])) {
+	for len(words) > 1 && tokenize.IsStopWord(strings.ToLower(words[len(words)-1])) {
 		words = words[:len(words)-1]
 	}
 	s = strings.Trim(strings.Join(words, " "), " ,-")

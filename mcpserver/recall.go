@@ -8,6 +8,8 @@ import (
 
 	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/memgit"
+	"github.com/memdir/memdir/overview"
 	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
 )
@@ -74,11 +76,11 @@ type timelineInput struct {
 
 // timeline is `memdir timeline`: topic changes (git history or stamps)
 // and log entries around a point, oldest first.
-func (s *Server) timeline(ctx context.Context, req *mcp.CallToolRequest, in timelineInput) (*mcp.CallToolResult, *search.Timeline, error) {
-	span := search.DefaultAround
+func (s *Server) timeline(ctx context.Context, req *mcp.CallToolRequest, in timelineInput) (*mcp.CallToolResult, *overview.Timeline, error) {
+	span := overview.DefaultAround
 	if in.Span != "" {
 		var err error
-		if span, err = search.ParseSpan(in.Span); err != nil {
+		if span, err = overview.ParseSpan(in.Span); err != nil {
 			return nil, nil, fmt.Errorf("span: %w", err)
 		}
 	}
@@ -86,21 +88,27 @@ func (s *Server) timeline(ctx context.Context, req *mcp.CallToolRequest, in time
 	if err != nil {
 		return nil, nil, err
 	}
-	ix := search.Open(p.Dir)
-	q, err := ix.Around(in.Around, span, false)
+	r := reader(p.Dir)
+	q, err := r.Around(in.Around, span, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	tl, err := ix.Timeline(ctx, q)
+	tl, err := r.Timeline(ctx, q)
 	return nil, tl, err
 }
 
 // stats is `memdir stats`.
-func (s *Server) stats(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, *search.Stats, error) {
+func (s *Server) stats(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, *overview.Stats, error) {
 	p, err := s.project(ctx, req.Session)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := search.Open(p.Dir).Stats(ctx, search.StatsOptions{Schedule: p.Schedule})
+	st, err := reader(p.Dir).Stats(ctx, overview.StatsOptions{Schedule: p.Schedule})
 	return nil, st, err
+}
+
+// reader reads the stats and timelines of a memory directory with its
+// clock (the server's environment is memgit's).
+func reader(d *memdir.Dir) *overview.Reader {
+	return &overview.Reader{Dir: d, Git: memgit.Options{Now: d.Now}}
 }

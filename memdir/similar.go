@@ -224,9 +224,9 @@ var tokenizers = sync.Pool{New: func() any { return tokenize.NewShared() }}
 func wordTerms(w string) []string {
 	w = strings.TrimSuffix(w, "'s")
 	switch {
-	case negations[w]:
+	case tokenize.IsNegation(w):
 		return []string{negation}
-	case IsStopWord(w):
+	case tokenize.IsStopWord(w):
 		return nil
 	case abbreviations[w] != nil:
 		return abbreviations[w]
@@ -240,9 +240,6 @@ func wordTerms(w string) []string {
 
 // negation is the term every negating word gives.
 const negation = "not"
-
-var negations = setOf(`not no never don't doesn't didn't isn't aren't wasn't weren't
-	can't cannot won't wouldn't shouldn't mustn't haven't hasn't without nor instead rather`)
 
 // abbreviations spell out a few abbreviations engineers write, as the
 // stems of their words.
@@ -263,26 +260,6 @@ var abbreviations = func() map[string][]string {
 	}
 	return m
 }()
-
-var stopWords = setOf(`a an the and or but in on at to for of with by from into onto as so
-	is are was were be been being am it its it's this that these those there here
-	we they i you he she our their my your his her them us me if then than also just
-	do does did has have had will would can could should may might shall must always
-	all any some each per via about up out over under again very really too
-	it'll we'll i'm i've we're they're you're that's there's let's`)
-
-// IsStopWord reports whether a lowercase word is an English stop word,
-// which carries no meaning of its own for telling texts apart. Negations
-// are not stop words: they flip a fact.
-func IsStopWord(w string) bool { return stopWords[w] }
-
-func setOf(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
 
 // stem is the shared stemmer's term for a word.
 func stem(w string) string { return tokenize.Stem(w) }
@@ -349,10 +326,11 @@ func newMatcher(probe string) *matcher {
 			m.keys.add(pairOf(t))
 		}
 	}
-	for _, set := range []map[string]bool{negations, snowballExceptions} {
-		for w := range set {
-			m.special[w] = m.count(w)
-		}
+	for w := range tokenize.Negations() {
+		m.special[w] = m.count(w)
+	}
+	for _, w := range snowballExceptions {
+		m.special[w] = m.count(w)
 	}
 	for w := range abbreviations {
 		m.special[w] = m.count(w)
@@ -465,6 +443,6 @@ func (m *matcher) hits(w []byte) int {
 
 // snowballExceptions are the words the Snowball English stemmer rewrites
 // from the start (dying: die).
-var snowballExceptions = setOf(`dying lying tying skies`)
+var snowballExceptions = []string{"dying", "lying", "tying", "skies"}
 
 func asciiLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

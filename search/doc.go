@@ -1,6 +1,8 @@
 // Package search is memdir's recall: ranked search over every topic and
-// every daily-log entry no dream has distilled yet, the timeline of what
-// happened to memory, and its stats. The files stay the only truth; the
+// every daily-log entry no dream has distilled yet. The timeline of what
+// happened to memory and its stats are package overview, which reads
+// what it needs of the engine through List, IndexState and Recalls
+// (readapi.go) of an Index or a Topics. The files stay the only truth; the
 // index is derived data under <memory dir>/.memdir/search/ (git-ignored
 // with the rest of .memdir/), and recall counts live there too, never in
 // a topic file.
@@ -9,8 +11,6 @@
 //
 //	ix := search.Open(dir)                 // a *memdir.Dir; nothing is read yet
 //	hits, err := ix.Search(ctx, search.Query{Text: `kafka "topic naming" -legacy`})
-//	tl, err := ix.Timeline(ctx, search.TimelineQuery{From: from, To: to})
-//	st, err := ix.Stats(ctx, search.StatsOptions{Schedule: "0 3 * * *"})
 //
 // Results are plain structs with JSON tags; a query that cannot be read
 // is a *memdir.InputError with one line for the person who typed it, and

@@ -3,25 +3,16 @@ package tokenize
 import (
 	"unicode"
 	"unicode/utf8"
-)
 
-// Diacritic folding. golang.org/x/text/unicode/norm would decompose every
-// rune, but it is not among memdir's dependencies and matching needs only
-// Latin letters with marks: these two tables were generated once from
-// norm.NFD (U+00C0-U+024F and U+1E00-U+1EFF: the letter each rune carries,
-// lowercased, or a space when it carries none), then the letters NFD leaves
-// whole (ð, ø, ł, đ, ħ, ı, ŧ, ŋ, ſ) were filled in by hand. Constant
-// strings cost nothing at process start.
-const (
-	latinBase = 0xC0
-	latinFold = "aaaaaa ceeeeiiiidnooooo ouuuuy  aaaaaa ceeeeiiiidnooooo ouuuuy yaaaaaaccccccccddddeeeeeeeeeegggggggghhhhiiiiiiiiii  jjkkkllllllllllnnnnnn nnoooooo  rrrrrrssssssssttttttuuuuuuuuuuuuwwyyyzzzzzzs                                oo             uu                            aaiioouuuuuuuuuu aaaa    ggkkoooo  j   gg  nnaa    aaaaeeeeiiiioooorrrruuuusstt  hh      aaeeooooooooyy                            "
-	extBase   = 0x1E00
-	extFold   = "aabbbbbbccddddddddddeeeeeeeeeeffgghhhhhhhhhhiiiikkkkkkllllllllmmmmmmnnnnnnnnoooooooopppprrrrrrrrssssssssssttttttttuuuuuuuuuuvvvvwwwwwwwwwwxxxxyyzzzzzzhtwy      aaaaaaaaaaaaaaaaaaaaaaaaeeeeeeeeeeeeeeeeiiiioooooooooooooooooooooooouuuuuuuuuuuuuuyyyyyyyy      "
+	"golang.org/x/text/unicode/norm"
 )
 
 // appendFolded appends r lowercased and without its diacritics: Müller
 // folds to muller, Ærø to aero, straße to strasse. Combining marks
-// (decomposed input) are dropped.
+// (decomposed input) are dropped. A Latin letter with marks (U+00C0 to
+// U+024F, U+1E00 to U+1EFF) folds to the letter its canonical
+// decomposition (norm.NFD) starts with; the letters NFD leaves whole are
+// spelled out below. Other scripts keep their marks (й is not и).
 func appendFolded(dst []byte, r rune) []byte {
 	switch {
 	case r < utf8.RuneSelf:
@@ -32,25 +23,52 @@ func appendFolded(dst []byte, r rune) []byte {
 	case r >= 0x300 && r <= 0x36F:
 		return dst
 	}
-	switch r {
-	case 'Æ', 'æ':
-		return append(dst, "ae"...)
-	case 'Œ', 'œ':
-		return append(dst, "oe"...)
-	case 'ß', 'ẞ':
-		return append(dst, "ss"...)
-	case 'Þ', 'þ':
-		return append(dst, "th"...)
-	case 'Ĳ', 'ĳ':
-		return append(dst, "ij"...)
-	case 'ŉ':
-		return append(dst, 'n')
+	if s := whole(r); s != "" {
+		return append(dst, s...)
 	}
-	if i := r - latinBase; i >= 0 && int(i) < len(latinFold) && latinFold[i] != ' ' {
-		return append(dst, latinFold[i])
-	}
-	if i := r - extBase; i >= 0 && int(i) < len(extFold) && extFold[i] != ' ' {
-		return append(dst, extFold[i])
+	if r >= 0xC0 && r <= 0x24F || r >= 0x1E00 && r <= 0x1EFF {
+		var buf [utf8.UTFMax]byte
+		d := norm.NFD.Properties(utf8.AppendRune(buf[:0], r)).Decomposition()
+		if len(d) > 0 && d[0] < utf8.RuneSelf && unicode.IsLetter(rune(d[0])) {
+			return append(dst, byte(unicode.ToLower(rune(d[0]))))
+		}
 	}
 	return utf8.AppendRune(dst, unicode.ToLower(r))
+}
+
+// whole spells the Latin letters NFD does not decompose into a plain
+// letter and a mark: ligatures, letters whose stroke or hook is part of
+// the letter (ø, ł, đ, ŋ), the dotless i and the long s.
+func whole(r rune) string {
+	switch r {
+	case 'Æ', 'æ':
+		return "ae"
+	case 'Œ', 'œ':
+		return "oe"
+	case 'ß', 'ẞ':
+		return "ss"
+	case 'Þ', 'þ':
+		return "th"
+	case 'Ĳ', 'ĳ':
+		return "ij"
+	case 'Ð', 'ð', 'Đ', 'đ':
+		return "d"
+	case 'Ø', 'ø':
+		return "o"
+	case 'Ħ', 'ħ':
+		return "h"
+	case 'ı':
+		return "i"
+	case 'ĸ':
+		return "k"
+	case 'Ŀ', 'ŀ', 'Ł', 'ł':
+		return "l"
+	case 'ŉ', 'Ŋ', 'ŋ':
+		return "n"
+	case 'Ŧ', 'ŧ':
+		return "t"
+	case 'ſ':
+		return "s"
+	}
+	return ""
 }

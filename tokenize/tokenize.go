@@ -7,8 +7,13 @@
 // stemmer (configuring, configuration: configur), and identifiers give
 // both their parts and their whole (api-latency: api, latency and
 // apilatency; MAX_RETRIES; getUserName). Scripts written without spaces
-// (Han, Hiragana, Katakana) give a word per character. Stop words are not
-// this package's: what a word is worth is the caller's policy.
+// (Han, Hiragana, Katakana) give a word per character.
+//
+// It owns the word lists too (stop.go): English stop words, negations and
+// the words a question is asked with. What a listed word is worth stays
+// the caller's policy: search does not require any of them in a plain
+// query; the similarity of two memories drops stop words and counts
+// every negation as one term.
 //
 // Its package initialisation is empty (no maps, regexps or tables built
 // at start): every memdir command links it, and most never tokenize.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/overview"
 	"github.com/memdir/memdir/search"
 )
 
@@ -49,7 +50,7 @@ func isConflictCopy(file string) bool {
 }
 
 // withoutCopies drops the conflict copies from a timeline's events.
-func withoutCopies(evs []search.Event) []search.Event {
+func withoutCopies(evs []overview.Event) []overview.Event {
 	out := evs[:0]
 	for _, e := range evs {
 		if !isConflictCopy(e.File) {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/overview"
 	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
 )
@@ -145,10 +147,10 @@ func capList(es []index.Entry) ([]index.Entry, int) {
 
 // statsData is the stats page.
 type statsData struct {
-	*search.Stats
+	*overview.Stats
 	Types    []typesx.Type
 	Schedule string
-	Stale    []search.StaleTopic
+	Stale    []overview.StaleTopic
 	More     int
 }
 
@@ -159,13 +161,13 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	}
 	d := pg.Project.Dir
 	v, err := s.cache.get("stats|"+d.Path, d.Path, s.opts.Now(), func() (any, error) {
-		return s.topicsOf(d).Stats(r.Context(), search.StatsOptions{Schedule: pg.Project.Schedule})
+		return s.overviewOf(d).Stats(r.Context(), overview.StatsOptions{Schedule: pg.Project.Schedule})
 	})
 	if err != nil {
 		s.fail(w, pg, statusOf(err), err)
 		return
 	}
-	st := v.(*search.Stats)
+	st := v.(*overview.Stats)
 	sd := &statsData{Stats: st, Types: typesx.Types, Schedule: pg.Project.Schedule, Stale: st.Stale}
 	if len(sd.Stale) > 50 {
 		sd.Stale, sd.More = sd.Stale[:50], len(sd.Stale)-50
@@ -175,6 +177,13 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 }
 
 // newestFirst sorts events newest first.
-func newestFirst(evs []search.Event) {
+func newestFirst(evs []overview.Event) {
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Time.After(evs[j].Time) })
+}
+
+// overviewOf reads the stats and timelines of a memory directory from its
+// topics kept in memory (topicsOf), with the viewer's clock and git
+// options.
+func (s *Server) overviewOf(d *memdir.Dir) *overview.Reader {
+	return &overview.Reader{Dir: d, Source: s.topicsOf(d), Git: s.opts.Git}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/memdir"
-	"github.com/memdir/memdir/search"
+	"github.com/memdir/memdir/overview"
 )
 
 // The stream's reach.
@@ -32,7 +32,7 @@ const dreamReports = memdir.StateDir + "/dreams"
 type streamData struct {
 	Source  string
 	Since   time.Time
-	Events  []search.Event
+	Events  []overview.Event
 	More    int
 	Pending []dailylog.Entry
 	Waiting int
@@ -69,12 +69,12 @@ func (s *Server) streamOf(ctx context.Context, pg *page) (*streamData, error) {
 	d := pg.Project.Dir
 	now := s.opts.Now()
 	sd := &streamData{Since: now.Add(-streamSpan)}
-	tl, err := s.topicsOf(d).Timeline(ctx, search.TimelineQuery{From: sd.Since, To: now, IncludePrivate: pg.Private})
+	tl, err := s.overviewOf(d).Timeline(ctx, overview.TimelineQuery{From: sd.Since, To: now, IncludePrivate: pg.Private})
 	if err != nil {
 		return nil, err
 	}
 	sd.Source = tl.Source
-	var evs []search.Event
+	var evs []overview.Event
 	for _, e := range tl.Events {
 		if e.Kind != "log" { // log entries waiting for a dream have their own list
 			evs = append(evs, e)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/overview"
 	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
 )
@@ -49,7 +50,8 @@ func runStats(ctx context.Context, a *app, opts statsOptions) error {
 	if !ws.Dir.Exists() {
 		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.Loc.Dir)
 	}
-	st, err := search.Open(ws.Dir).Stats(ctx, search.StatsOptions{Schedule: ws.Settings.Get("dream.schedule")})
+	r := overview.Reader{Dir: ws.Dir, Git: a.gitOptions()}
+	st, err := r.Stats(ctx, overview.StatsOptions{Schedule: ws.Settings.Get("dream.schedule")})
 	if err != nil {
 		return err
 	}
@@ -69,7 +71,7 @@ func runStats(ctx context.Context, a *app, opts statsOptions) error {
 	return nil
 }
 
-func printStats(a *app, st *search.Stats, schedule string) {
+func printStats(a *app, st *overview.Stats, schedule string) {
 	var types []string
 	for _, t := range typesx.Types {
 		types = append(types, fmt.Sprintf("%s %d", t, st.ByType[string(t)]))
@@ -106,7 +108,7 @@ func pct(n, of int) int {
 	return (100*n + of/2) / of
 }
 
-func pressure(s search.IndexStats) string {
+func pressure(s overview.IndexStats) string {
 	switch {
 	case s.OverCap:
 		return "; over a cap: " + index.FixHint

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/overview"
 	"github.com/memdir/memdir/search"
 )
 
@@ -52,7 +53,7 @@ Examples:
 }
 
 func runTimeline(ctx context.Context, a *app, opts timelineOptions, ref string) error {
-	span, err := search.ParseSpan(opts.around)
+	span, err := overview.ParseSpan(opts.around)
 	if err != nil {
 		return usagef("--around %v", err)
 	}
@@ -64,12 +65,12 @@ func runTimeline(ctx context.Context, a *app, opts timelineOptions, ref string) 
 		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.Loc.Dir)
 	}
 	ref = a.removedTopicDay(ws, ref)
-	ix := search.Open(ws.Dir)
-	q, err := ix.Around(ref, span, opts.includePrivate)
+	r := overview.Reader{Dir: ws.Dir, Git: a.gitOptions()}
+	q, err := r.Around(ref, span, opts.includePrivate)
 	if err != nil {
 		return err
 	}
-	tl, err := ix.Timeline(ctx, q)
+	tl, err := r.Timeline(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -80,7 +81,7 @@ func runTimeline(ctx context.Context, a *app, opts timelineOptions, ref string) 
 	return nil
 }
 
-func printTimeline(a *app, tl *search.Timeline, marks bool) {
+func printTimeline(a *app, tl *overview.Timeline, marks bool) {
 	src := "topic stamps"
 	if tl.Source == "git" {
 		src = "git history"
@@ -99,7 +100,7 @@ func printTimeline(a *app, tl *search.Timeline, marks bool) {
 }
 
 // eventRow is one event: time, kind, where, and what.
-func eventRow(e search.Event) string {
+func eventRow(e overview.Event) string {
 	when := e.Time.Local().Format("2006-01-02 15:04")
 	switch e.Kind {
 	case "commit":

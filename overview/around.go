@@ -1,4 +1,4 @@
-package search
+package overview
 
 import (
 	"fmt"
@@ -42,9 +42,9 @@ func ParseSpan(s string) (time.Duration, error) {
 // "" (now), a day (YYYY-MM-DD, today, yesterday or Nd: the whole day) or a
 // topic (its name or file: its last change, and its changes marked). A day
 // wins over a topic of the same name.
-func (ix *Index) Around(ref string, span time.Duration, includePrivate bool) (TimelineQuery, error) {
+func (r *Reader) Around(ref string, span time.Duration, includePrivate bool) (TimelineQuery, error) {
 	q := TimelineQuery{IncludePrivate: includePrivate}
-	now := ix.now()
+	now := r.now()
 	if d, err := dailylog.ParseDay(ref, now); ref == "" || err == nil {
 		if d == "" {
 			q.From, q.To = now.Add(-span), now.Add(span)
@@ -54,11 +54,11 @@ func (ix *Index) Around(ref string, span time.Duration, includePrivate bool) (Ti
 		q.From, q.To = start.Add(-span), start.AddDate(0, 0, 1).Add(span-time.Second)
 		return q, nil
 	}
-	file, err := ix.dir.Find(ref)
+	file, err := r.Dir.Find(ref)
 	if err != nil {
 		return q, err
 	}
-	centre := topicTime(ix.dir.Path, file)
+	centre := topicTime(r.Dir.Path, file)
 	q.Topic, q.From, q.To = file, centre.Add(-span), centre.Add(span)
 	return q, nil
 }

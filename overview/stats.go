@@ -1,8 +1,7 @@
-package search
+package overview
 
 import (
 	"context"
-	"slices"
 	"sort"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -35,10 +35,10 @@ type Stats struct {
 	Unreadable int            `json:"unreadable"`
 	Index      IndexStats     `json:"memory_md"`
 	// LogPending counts daily-log entries no dream has distilled yet.
-	LogPending int        `json:"log_entries_pending"`
-	LastDream  *time.Time `json:"last_dream"`
-	NextDream  *time.Time `json:"next_dream"`
-	Search     IndexState `json:"search_index"`
+	LogPending int               `json:"log_entries_pending"`
+	LastDream  *time.Time        `json:"last_dream"`
+	NextDream  *time.Time        `json:"next_dream"`
+	Search     search.IndexState `json:"search_index"`
 	// Stale lists the topics older than StaleAfter that no search
 	// returned and no one showed in that time, oldest recall first.
 	Stale []StaleTopic `json:"stale"`
@@ -54,17 +54,6 @@ type IndexStats struct {
 	OverCap  bool `json:"over_cap"`
 }
 
-// IndexState is the search index's state.
-type IndexState struct {
-	Built     bool `json:"built"`
-	Documents int  `json:"documents"`
-	Bytes     int  `json:"bytes"`
-	// Fresh is set when the index reflects every file; the next search
-	// brings a stale one up to date.
-	Fresh   bool `json:"fresh"`
-	Changed int  `json:"changed_files"`
-}
-
 // StaleTopic is a topic no one recalled for a long time.
 type StaleTopic struct {
 	File       string      `json:"file"`
@@ -76,27 +65,8 @@ type StaleTopic struct {
 }
 
 // Stats measures the memory directory. It reads and never writes: the
-// search index is looked at, not brought up to date. It reads every topic
-// file; a long-running process asks Topics instead.
-func (ix *Index) Stats(ctx context.Context, opts StatsOptions) (*Stats, error) {
-	return ix.stats(ctx, opts, ix.listTopics, ix.state)
-}
-
-// topicList returns every readable topic in memdir.Dir.List's order and
-// how many topic files could not be read.
-type topicList func() ([]*memdir.Topic, int, error)
-
-// listTopics reads every topic file but a sync's conflict copies.
-func (ix *Index) listTopics() ([]*memdir.Topic, int, error) {
-	topics, problems, err := ix.dir.List()
-	topics = slices.DeleteFunc(topics, func(t *memdir.Topic) bool { return !isTopicSource(t.File) })
-	problems = slices.DeleteFunc(problems, func(p memdir.Problem) bool { return !isTopicSource(p.File) })
-	return topics, len(problems), err
-}
-
-// stats measures the directory with the topics list returns and the
-// search index's state as state sees it.
-func (ix *Index) stats(ctx context.Context, opts StatsOptions, list topicList, state func() IndexState) (*Stats, error) {
+// search index is looked at, not brought up to date.
+func (r *Reader) Stats(ctx context.Context, opts StatsOptions) (*Stats, error) {
 	if opts.StaleAfter <= 0 {
 		opts.StaleAfter = DefaultStaleAfter
 	}
@@ -104,18 +74,19 @@ func (ix *Index) stats(ctx context.Context, opts StatsOptions, list topicList, s
 	for _, t := range typesx.Types {
 		st.ByType[string(t)] = 0
 	}
-	if !ix.dir.Exists() {
+	if !r.Dir.Exists() {
 		return st, nil
 	}
-	now := ix.now()
-	topics, unreadable, err := list()
+	now := r.now()
+	src := r.source()
+	topics, unreadable, err := src.List()
 	if err != nil {
 		return nil, err
 	}
 	st.countTopics(topics, now)
 	st.Unreadable = unreadable
-	st.Stale = staleTopics(topics, ix.loadRecalls(), now, opts.StaleAfter)
-	data, err := ix.dir.IndexBytes()
+	st.Stale = staleTopics(topics, src.Recalls(), now, opts.StaleAfter)
+	data, err := r.Dir.IndexBytes()
 	if err != nil {
 		return nil, err
 	}
@@ -124,11 +95,11 @@ func (ix *Index) stats(ctx context.Context, opts StatsOptions, list topicList, s
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if st.LogPending, err = pendingEntries(ix.dir.Path); err != nil {
+	if st.LogPending, err = pendingEntries(r.Dir.Path); err != nil {
 		return nil, err
 	}
-	st.LastDream, st.NextDream = dreamTimes(ix.dir.Path, opts.Schedule, now)
-	st.Search = state()
+	st.LastDream, st.NextDream = dreamTimes(r.Dir.Path, opts.Schedule, now)
+	st.Search = src.IndexState()
 	return st, nil
 }
 
@@ -146,7 +117,7 @@ func (st *Stats) countTopics(topics []*memdir.Topic, now time.Time) {
 }
 
 // staleTopics lists topics older than after with no recall in that time.
-func staleTopics(topics []*memdir.Topic, recalls map[string]recall, now time.Time, after time.Duration) []StaleTopic {
+func staleTopics(topics []*memdir.Topic, recalls map[string]search.Recall, now time.Time, after time.Duration) []StaleTopic {
 	cutoff := now.Add(-after)
 	out := []StaleTopic{}
 	for _, t := range topics {
@@ -155,12 +126,12 @@ func staleTopics(topics []*memdir.Topic, recalls map[string]recall, now time.Tim
 			born = t.Modified
 		}
 		r := recalls[t.File]
-		if born.IsZero() || born.After(cutoff) || r.count > 0 && time.Unix(r.last, 0).After(cutoff) {
+		if born.IsZero() || born.After(cutoff) || r.Count > 0 && r.Last.After(cutoff) {
 			continue
 		}
-		s := StaleTopic{File: t.File, Name: t.Name, Type: t.Type, Modified: t.Modified, Recalls: r.count}
-		if r.count > 0 {
-			last := time.Unix(r.last, 0).UTC()
+		s := StaleTopic{File: t.File, Name: t.Name, Type: t.Type, Modified: t.Modified, Recalls: r.Count}
+		if r.Count > 0 {
+			last := r.Last
 			s.LastRecall = &last
 		}
 		out = append(out, s)
@@ -207,42 +178,4 @@ func dreamTimes(dir, schedule string, now time.Time) (last, next *time.Time) {
 		}
 	}
 	return last, next
-}
-
-// state looks at the search index without changing it, statting every
-// file to see whether the index reflects it.
-func (ix *Index) state() IndexState {
-	base, delta := ix.loadIndex()
-	if base == nil {
-		return IndexState{}
-	}
-	sc := scanFiles(ix.dir.Path, knownOf(base, delta), dirsOf(base, delta))
-	return stateOf(base, delta, len(sc.changed)-sc.racy+len(sc.deleted))
-}
-
-// loadIndex reads the index files as they are: nil when there is no
-// index, and no delta when the delta was written for another base.
-func (ix *Index) loadIndex() (base, delta *segment) {
-	if base = ix.load(baseFile); base == nil {
-		return nil, nil
-	}
-	base.tail.close() // its sources and documents are all a state needs
-	if delta = ix.load(deltaFile); delta != nil {
-		delta.tail.close()
-		if delta.baseID != base.id {
-			delta = nil
-		}
-	}
-	return base, delta
-}
-
-// stateOf is the state of an index whose files changed counts the
-// source files changed since it read them.
-func stateOf(base, delta *segment, changed int) IndexState {
-	v := newView(&current{base: base, delta: delta})
-	st := IndexState{Built: true, Documents: v.live, Bytes: base.size, Fresh: changed == 0, Changed: changed}
-	if delta != nil {
-		st.Bytes += delta.size
-	}
-	return st
 }

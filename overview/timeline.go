@@ -1,4 +1,4 @@
-package search
+package overview
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/memgit"
+	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -59,32 +60,26 @@ type Timeline struct {
 
 // Timeline gathers the topic changes (git history where memory is
 // versioned, else the created and modified stamps) and the daily-log
-// entries between q.From and q.To. It reads every topic file when memory
-// is not in git; a long-running process asks Topics instead.
-func (ix *Index) Timeline(ctx context.Context, q TimelineQuery) (*Timeline, error) {
-	return ix.timeline(ctx, q, ix.listTopics)
-}
-
-// timeline gathers the timeline with the topics list returns.
-func (ix *Index) timeline(ctx context.Context, q TimelineQuery, list topicList) (*Timeline, error) {
+// entries between q.From and q.To.
+func (r *Reader) Timeline(ctx context.Context, q TimelineQuery) (*Timeline, error) {
 	tl := &Timeline{From: q.From, To: q.To, Source: "stamps", Events: []Event{}}
-	if !ix.dir.Exists() {
+	if !r.Dir.Exists() {
 		return tl, nil
 	}
 	in := func(t time.Time) bool { return !t.Before(q.From) && !t.After(q.To) }
-	commits, err := ix.commitEvents(q, in)
+	commits, err := r.commitEvents(q, in)
 	if err != nil {
 		return nil, err
 	}
 	if commits != nil {
 		tl.Source, tl.Events = "git", commits
-	} else if tl.Events, err = stampEvents(q, in, list); err != nil {
+	} else if tl.Events, err = stampEvents(q, in, r.source()); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	logs, err := ix.logEvents(q, in)
+	logs, err := r.logEvents(q, in)
 	if err != nil {
 		return nil, err
 	}
@@ -95,21 +90,21 @@ func (ix *Index) timeline(ctx context.Context, q TimelineQuery, list topicList) 
 
 // commitEvents lists the commits that changed memory in the span; nil
 // when memory is not in git or no commit ever changed it.
-func (ix *Index) commitEvents(q TimelineQuery, in func(time.Time) bool) ([]Event, error) {
-	r, err := memgit.Open(ix.dir.Path, memgit.Options{})
+func (r *Reader) commitEvents(q TimelineQuery, in func(time.Time) bool) ([]Event, error) {
+	repo, err := memgit.Open(r.Dir.Path, r.Git)
 	if errors.Is(err, memgit.ErrNoRepo) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	all, err := r.History("", 0)
+	all, err := repo.History("", 0)
 	if err != nil || len(all) == 0 {
 		return nil, err
 	}
 	focus := map[string]bool{}
 	if q.Topic != "" {
-		mine, err := r.History(q.Topic, 0)
+		mine, err := repo.History(q.Topic, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -127,8 +122,8 @@ func (ix *Index) commitEvents(q TimelineQuery, in func(time.Time) bool) ([]Event
 }
 
 // stampEvents lists the topics created or modified in the span.
-func stampEvents(q TimelineQuery, in func(time.Time) bool, list topicList) ([]Event, error) {
-	topics, _, err := list()
+func stampEvents(q TimelineQuery, in func(time.Time) bool, src Source) ([]Event, error) {
+	topics, _, err := src.List()
 	if err != nil {
 		return nil, err
 	}
@@ -151,12 +146,12 @@ func stampEvents(q TimelineQuery, in func(time.Time) bool, list topicList) ([]Ev
 }
 
 // logEvents lists the daily-log entries written in the span.
-func (ix *Index) logEvents(q TimelineQuery, in func(time.Time) bool) ([]Event, error) {
-	entries, _, err := dailylog.Read(ix.dir.Path, q.From.AddDate(0, 0, -1).Format(time.DateOnly), q.To.AddDate(0, 0, 1).Format(time.DateOnly))
+func (r *Reader) logEvents(q TimelineQuery, in func(time.Time) bool) ([]Event, error) {
+	entries, _, err := dailylog.Read(r.Dir.Path, q.From.AddDate(0, 0, -1).Format(time.DateOnly), q.To.AddDate(0, 0, 1).Format(time.DateOnly))
 	if err != nil {
 		return nil, err
 	}
-	done, err := dream.Distilled(ix.dir.Path, entries)
+	done, err := dream.Distilled(r.Dir.Path, entries)
 	if err != nil {
 		done = make([]bool, len(entries)) // a damaged dream state: show every entry as waiting
 	}
@@ -164,7 +159,7 @@ func (ix *Index) logEvents(q TimelineQuery, in func(time.Time) bool) ([]Event, e
 	num := map[string]int{}
 	for i, e := range entries {
 		num[e.File]++
-		when := entryTime(e)
+		when := search.EntryTime(e)
 		if !in(when) {
 			continue
 		}

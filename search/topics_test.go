@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,13 +14,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memdir/memdir/dailylog"
+	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/typesx"
 )
 
 // TestTopicsMatchIndex keeps one Topics open while memory changes in
-// every way a file can, and checks after each change that its Stats and
-// Timeline are what Index.Stats and Index.Timeline (which read every file)
-// say, and that a call after no change read nothing.
+// every way a file can, and checks after each change that its List and
+// IndexState (what stats and timelines are made of) are what Index.List
+// and Index.IndexState (which read every file) say, and that a call after
+// no change read nothing.
 func TestTopicsMatchIndex(t *testing.T) {
 	old := "created: 2026-01-05T10:00:00Z\nmodified: 2026-01-05T10:00:00Z"
 	d := newDir(t, map[string]string{
@@ -35,7 +36,6 @@ func TestTopicsMatchIndex(t *testing.T) {
 		"user_tz.md": "---\nname: Zones\ndescription: Stamps with offsets\ntype: user\n" +
 			"created: 2026-11-20T10:04:05+01:00\nmodified: 2026-11-21T08:00:00.123456789-05:00\n---\n\nLocal times.\n",
 	})
-	ctx := context.Background()
 	tp := OpenTopics(d)
 	defer tp.Close()
 	ix := Open(d)
@@ -87,36 +87,23 @@ func TestTopicsMatchIndex(t *testing.T) {
 			}
 		}},
 	}
-	q := TimelineQuery{From: testNow.AddDate(0, -1, 0), To: testNow.Add(time.Hour), IncludePrivate: true}
 	for _, st := range steps {
 		st.change()
 		gen, looks := tp.gen, tp.looks
-		gotStats, err := tp.Stats(ctx, StatsOptions{})
+		got, gotBad, err := tp.List()
 		if err != nil {
-			t.Fatalf("%s: Topics.Stats: %v", st.name, err)
+			t.Fatalf("%s: Topics.List: %v", st.name, err)
 		}
-		wantStats, err := ix.Stats(ctx, StatsOptions{})
+		want, wantBad, err := ix.List()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(wantStats, gotStats); diff != "" {
-			t.Errorf("%s: Topics.Stats differs from Index.Stats (-want +got):\n%s", st.name, diff)
+		if diff := cmp.Diff(shown(want), shown(got)); diff != "" || gotBad != wantBad {
+			t.Errorf("%s: Topics.List differs from Index.List (%d unreadable, want %d) (-want +got):\n%s", st.name, gotBad, wantBad, diff)
 		}
-		sameJSON(t, st.name+": Stats", wantStats, gotStats)
-		for _, private := range []bool{false, true} {
-			q.IncludePrivate = private
-			got, err := tp.Timeline(ctx, q)
-			if err != nil {
-				t.Fatalf("%s: Topics.Timeline: %v", st.name, err)
-			}
-			want, err := ix.Timeline(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s: Topics.Timeline(private %v) differs from Index.Timeline (-want +got):\n%s", st.name, private, diff)
-			}
-			sameJSON(t, st.name+": Timeline", want, got)
+		sameJSON(t, st.name+": List", shown(want), shown(got))
+		if got, want := tp.IndexState(), ix.IndexState(); got != want {
+			t.Errorf("%s: Topics.IndexState = %+v, want %+v", st.name, got, want)
 		}
 		if st.name == "first call" && tp.indexed != 1 {
 			t.Errorf("first call: %d loads from the search index, want 1", tp.indexed)
@@ -132,8 +119,26 @@ func TestTopicsMatchIndex(t *testing.T) {
 	}
 }
 
+// shownTopic is what stats and timelines show of a topic: its
+// frontmatter, which is what Topics keeps.
+type shownTopic struct {
+	File, Name, Description string
+	Type                    typesx.Type
+	Created, Modified       time.Time
+	Private                 bool
+	Expires                 string
+}
+
+func shown(topics []*memdir.Topic) []shownTopic {
+	out := make([]shownTopic, len(topics))
+	for i, t := range topics {
+		out[i] = shownTopic{t.File, t.Name, t.Description, t.Type, t.Created, t.Modified, t.Private, t.Expires}
+	}
+	return out
+}
+
 // TestTopicsMissingDir: a directory that does not exist (yet) has no
-// topics, as Index.Stats says, and its creation is seen.
+// topics, as Index.List says, and its creation is seen.
 func TestTopicsMissingDir(t *testing.T) {
 	d := newDir(t, nil)
 	if err := os.Remove(d.Path); err != nil {
@@ -141,24 +146,22 @@ func TestTopicsMissingDir(t *testing.T) {
 	}
 	tp := OpenTopics(d)
 	defer tp.Close()
-	ctx := context.Background()
-	st, err := tp.Stats(ctx, StatsOptions{})
-	if err != nil || st.Topics != 0 {
-		t.Fatalf("Stats of a missing directory = %+v, %v; want no topics", st, err)
+	topics, _, err := tp.List()
+	if err != nil || len(topics) != 0 {
+		t.Fatalf("List of a missing directory = %d topics, %v; want none", len(topics), err)
 	}
 	writeFile(t, filepath.Join(d.Path, "user_role.md"), topicFile("user", "Role", "Who", "Engineer."))
-	if st, err = tp.Stats(ctx, StatsOptions{}); err != nil || st.Topics != 1 {
-		t.Fatalf("Stats after the directory was made = %+v, %v; want 1 topic", st, err)
+	if topics, _, err = tp.List(); err != nil || len(topics) != 1 {
+		t.Fatalf("List after the directory was made = %d topics, %v; want 1", len(topics), err)
 	}
 }
 
-// TestTopicsConcurrent runs Stats and Timeline side by side while topics
+// TestTopicsConcurrent runs List and IndexState side by side while topics
 // are written (go test -race checks the table's locking).
 func TestTopicsConcurrent(t *testing.T) {
 	d := newDir(t, map[string]string{"user_role.md": topicFile("user", "Role", "Who", "Engineer.")})
 	tp := OpenTopics(d)
 	defer tp.Close()
-	ctx := context.Background()
 	var wg sync.WaitGroup
 	for w := range 3 {
 		wg.Go(func() {
@@ -167,19 +170,17 @@ func TestTopicsConcurrent(t *testing.T) {
 					writeFile(t, filepath.Join(d.Path, "project_p"+string(rune('a'+i))+".md"), topicFile("project", "P", "D", "B."))
 					continue
 				}
-				if _, err := tp.Stats(ctx, StatsOptions{}); err != nil {
+				if _, _, err := tp.List(); err != nil {
 					t.Error(err)
 				}
-				if _, err := tp.Timeline(ctx, TimelineQuery{To: testNow}); err != nil {
-					t.Error(err)
-				}
+				tp.IndexState()
 			}
 		})
 	}
 	wg.Wait()
-	st, err := tp.Stats(ctx, StatsOptions{})
-	if err != nil || st.Topics != 21 {
-		t.Fatalf("Stats after the writes = %d topics, %v; want 21", st.Topics, err)
+	topics, _, err := tp.List()
+	if err != nil || len(topics) != 21 {
+		t.Fatalf("List after the writes = %d topics, %v; want 21", len(topics), err)
 	}
 }
 
@@ -188,21 +189,20 @@ func TestTopicsConcurrent(t *testing.T) {
 func TestTopicsLoadAndClose(t *testing.T) {
 	d := newDir(t, map[string]string{"user_role.md": topicFile("user", "Role", "Who", "Engineer.")})
 	tp := OpenTopics(d)
-	ctx := context.Background()
 	if err := tp.Load(); err != nil {
 		t.Fatal(err)
 	}
 	gen := tp.gen
-	if st, err := tp.Stats(ctx, StatsOptions{}); err != nil || st.Topics != 1 {
-		t.Fatalf("Stats after Load = %+v, %v; want 1 topic", st, err)
+	if topics, _, err := tp.List(); err != nil || len(topics) != 1 {
+		t.Fatalf("List after Load = %d topics, %v; want 1", len(topics), err)
 	}
 	if runtime.GOOS == "linux" && tp.gen != gen {
-		t.Errorf("Stats after Load read the files again")
+		t.Errorf("List after Load read the files again")
 	}
 	tp.Close()
 	writeFile(t, filepath.Join(d.Path, "user_editor.md"), topicFile("user", "Editor", "Vim", "Vim."))
-	if st, err := tp.Stats(ctx, StatsOptions{}); err != nil || st.Topics != 2 {
-		t.Fatalf("Stats after Close and an add = %+v, %v; want 2 topics", st, err)
+	if topics, _, err := tp.List(); err != nil || len(topics) != 2 {
+		t.Fatalf("List after Close and an add = %d topics, %v; want 2", len(topics), err)
 	}
 	if tp.w != nil {
 		t.Errorf("a closed Topics watches again")
@@ -210,7 +210,7 @@ func TestTopicsLoadAndClose(t *testing.T) {
 }
 
 // sameJSON fails when want and got do not marshal to the same JSON (what
-// memdir stats --json and the viewer show: time offsets included, which
+// memdir stats --json, timelines and the viewer show: time offsets included, which
 // cmp's time.Time comparison ignores).
 func sameJSON(t *testing.T, what string, want, got any) {
 	t.Helper()

@@ -2,7 +2,6 @@ package search
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -16,16 +15,17 @@ import (
 )
 
 // Topics is every topic's frontmatter kept in memory, for a long-running
-// process that shows Stats and Timelines again and again (the viewer).
-// Index.Stats and Index.Timeline read every topic file, which at 10,000
-// topics is hundreds of milliseconds; Topics reads each file once and
-// then watches the memory directory as Live does: a call that follows no
-// change reads and stats nothing, and one that follows a change stats the
-// files and reads again only those whose stamp moved. What it answers is
-// what Index.Stats and Index.Timeline answer for the files as they are.
+// process that shows stats and timelines again and again (the viewer,
+// through package overview). Index.List reads every topic file, which at
+// 10,000 topics is hundreds of milliseconds; Topics reads each file once
+// and then watches the memory directory as Live does: a call that follows
+// no change reads and stats nothing, and one that follows a change stats
+// the files and reads again only those whose stamp moved. What List and
+// IndexState answer is what Index.List and Index.IndexState answer for
+// the files as they are.
 //
 // The search index holds neither a topic's created stamp nor its
-// description, which Timeline and Stats show; so Topics reads the topic
+// description, which timelines and stats show; so Topics reads the topic
 // files themselves the first time.
 type Topics struct {
 	ix *Index
@@ -38,7 +38,7 @@ type Topics struct {
 	topics  map[string]*memdir.Topic // readable topics, frontmatter only
 	bad     map[string]bool          // topic files that do not read or parse
 	order   []listKey                // topics in memdir.Dir.List's order
-	sorted  []*memdir.Topic          // the same, as Stats and Timeline take them
+	sorted  []*memdir.Topic          // the same, as List returns them
 	gen     int                      // counts the refreshes
 	looks   int                      // counts those that statted only the files the watcher named
 	indexed int                      // counts the loads from the search index
@@ -66,7 +66,7 @@ func (tp *Topics) Close() error {
 }
 
 // Load brings the table up to date now (the first time, it reads every
-// topic file), so that the next Stats or Timeline need not wait for it.
+// topic file), so that the next List need not wait for it.
 func (tp *Topics) Load() error {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
@@ -77,19 +77,27 @@ func (tp *Topics) Load() error {
 	return err
 }
 
-// Stats measures the memory directory as Index.Stats does.
-func (tp *Topics) Stats(ctx context.Context, opts StatsOptions) (*Stats, error) {
+// List returns the topics and the count of unreadable topic files as
+// Index.List does, bringing the table up to date first.
+func (tp *Topics) List() ([]*memdir.Topic, int, error) {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
-	return tp.ix.stats(ctx, opts, tp.list, tp.indexState)
+	if !tp.ix.dir.Exists() {
+		return nil, 0, nil
+	}
+	return tp.list()
 }
 
-// Timeline gathers what happened to memory as Index.Timeline does.
-func (tp *Topics) Timeline(ctx context.Context, q TimelineQuery) (*Timeline, error) {
+// IndexState is the search index's state as Index.IndexState says,
+// against the files as the last List stamped them.
+func (tp *Topics) IndexState() IndexState {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
-	return tp.ix.timeline(ctx, q, tp.list)
+	return tp.indexState()
 }
+
+// Recalls returns the recall counts as Index.Recalls does.
+func (tp *Topics) Recalls() map[string]Recall { return tp.ix.Recalls() }
 
 // list brings the table up to date and returns it.
 func (tp *Topics) list() ([]*memdir.Topic, int, error) {
