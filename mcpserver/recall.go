@@ -110,5 +110,5 @@ func (s *Server) stats(ctx context.Context, req *mcp.CallToolRequest, _ struct{}
 // reader reads the stats and timelines of a memory directory with its
 // clock (the server's environment is memgit's).
 func reader(d *memdir.Dir) *overview.Reader {
-	return &overview.Reader{Dir: d, Git: memgit.Options{Now: d.Now}}
+	return &overview.Reader{Dir: d, Git: memgit.Options{Now: d.Clock()}}
 }

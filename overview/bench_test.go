@@ -20,7 +20,7 @@ func benchDir(b *testing.B, n int) *memdir.Dir {
 		b.Fatal(err)
 	}
 	d := memdir.Open(dir, memdir.Live)
-	d.Now = func() time.Time { return testNow }
+	d = d.With(memdir.WithClock(func() time.Time { return testNow }))
 	if _, err := search.Open(d).Search(context.Background(), search.Query{Text: "zzzzzz", NoRecall: true}); err != nil {
 		b.Fatal(err)
 	}

@@ -45,19 +45,16 @@ type Reader struct {
 	// Source is the engine's view of Dir: search.Open(Dir) when nil.
 	Source Source
 	// Git is what memgit needs to read history; its Now is also the
-	// clock stats and timelines are measured against (Dir.Now, then
-	// time.Now, when nil).
+	// clock stats and timelines are measured against (the directory's
+	// clock when nil).
 	Git memgit.Options
 }
 
 func (r *Reader) now() time.Time {
-	switch {
-	case r.Git.Now != nil:
+	if r.Git.Now != nil {
 		return r.Git.Now()
-	case r.Dir.Now != nil:
-		return r.Dir.Now()
 	}
-	return time.Now()
+	return r.Dir.Clock()()
 }
 
 func (r *Reader) source() Source {

@@ -50,7 +50,7 @@ func newDir(t *testing.T) *memdir.Dir {
 		t.Fatal(err)
 	}
 	d := memdir.Open(dir, memdir.Live)
-	d.Now = func() time.Time { return testNow }
+	d = d.With(memdir.WithClock(func() time.Time { return testNow }))
 	if _, err := search.Open(d).Search(context.Background(), search.Query{Text: "deploy", NoRecall: true}); err != nil {
 		t.Fatal(err)
 	}
