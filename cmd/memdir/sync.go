@@ -29,33 +29,10 @@ func (a *app) sync(ctx context.Context, ws *workspace) (*memsync.Result, error) 
 	return memsync.Sync(ctx, opts)
 }
 
-// teamSync syncs the project's team memory through its team remote:
-// nil, nil unless the project proposes one and the user accepted it.
-// Team memory a first sync brings from the remote is made with its
-// .gitignore, as a first team add makes it.
+// teamSync syncs the project's team memory through its accepted team
+// remote (workspace.SyncTeam).
 func (a *app) teamSync(ctx context.Context, ws *workspace) (*memsync.Result, error) {
-	tr, ok, err := a.acceptedTeamRemote(ws)
-	if !ok || err != nil {
-		return nil, err
-	}
-	tm, err := a.team(ws, false)
-	if err != nil || tm == nil {
-		return nil, err
-	}
-	existed := tm.Dir.Exists()
-	root := firstNonEmpty(ws.Repo.WorkTree, ws.Repo.Root)
-	opts := memsync.Options{Home: tr.home, LockTimeout: tm.Dir.LockTimeout(), Now: a.now,
-		Projects: []memsync.Project{{Dir: tm.Dir.Path, Root: root, Identity: tr.Project}}}
-	res, err := memsync.SyncTeam(ctx, opts, tr.Proposed)
-	if err != nil {
-		return nil, fmt.Errorf("team memory (team.remote from %s): %w", tr.From, err)
-	}
-	if !existed && tm.Dir.Exists() {
-		if err := a.resolver().MakeTeamDir(ws, tm); err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
+	return a.resolver().SyncTeam(ctx, ws)
 }
 
 // syncReport is what `memdir sync --json` prints: the personal sync's
@@ -251,7 +228,7 @@ func (a *app) syncAtSessionStart(ws *workspace) {
 	}
 	due, _ := memsync.ClaimBackground(home, a.wall())
 	if tr, ok, _ := a.acceptedTeamRemote(ws); ok {
-		teamDue, _ := memsync.ClaimTeamBackground(tr.home, tr.Proposed, a.wall())
+		teamDue, _ := memsync.ClaimTeamBackground(tr.Home, tr.Proposed, a.wall())
 		due = due || teamDue
 	}
 	if !due {
@@ -278,15 +255,9 @@ func (a *app) syncEvery(ctx context.Context, ws *workspace, interval time.Durati
 	}
 }
 
-// acceptedTeamRemote is the project's team remote; ok is false unless
-// the project proposes one and the user accepted it (a subagent's
-// memory has no team part).
-func (a *app) acceptedTeamRemote(ws *workspace) (tr teamRemote, ok bool, err error) {
-	if v, set := ws.Settings.Lookup("team.remote"); !set || v.Value == "" || ws.Loc.Source == canonical.SourceAgent {
-		return teamRemote{}, false, nil
-	}
-	tr, err = a.teamRemoteIn(ws.Repo, ws.Settings)
-	return tr, err == nil && tr.Accepted, err
+// acceptedTeamRemote is the project's accepted team remote, if any.
+func (a *app) acceptedTeamRemote(ws *workspace) (teamRemote, bool, error) {
+	return a.resolver().AcceptedTeamRemote(ws)
 }
 
 // syncRound runs one sync, and one of the team memory when its team

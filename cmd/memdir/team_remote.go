@@ -3,23 +3,15 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 
 	"github.com/spf13/cobra"
 
-	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/memsync"
-	"github.com/memdir/memdir/settings"
+	wspkg "github.com/memdir/memdir/workspace"
 )
 
-// teamRemote is the state of a project's team remote.
-type teamRemote struct {
-	Project  string `json:"project"`            // the project's identity
-	Proposed string `json:"proposed,omitempty"` // the team.remote setting
-	From     string `json:"from,omitempty"`     // where it is set, file:line
-	Accepted bool   `json:"accepted"`           // the user accepted this URL for this project
-	home     string
-}
+// teamRemote is the state of a project's team remote (workspace resolves it).
+type teamRemote = wspkg.TeamRemote
 
 func newRemoteTeamCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
@@ -62,7 +54,7 @@ func runRemoteTeamForget(a *app) error {
 	if err != nil {
 		return err
 	}
-	forgot, err := memsync.ForgetTeamRemote(tr.home, tr.Project)
+	forgot, err := memsync.ForgetTeamRemote(tr.Home, tr.Project)
 	if err != nil {
 		return err
 	}
@@ -86,7 +78,7 @@ func runRemoteTeamShow(a *app) error {
 	if a.json {
 		return a.writeJSON(tr)
 	}
-	fmt.Fprintln(a.out, tr.describe())
+	fmt.Fprintln(a.out, describe(tr))
 	return nil
 }
 
@@ -98,11 +90,11 @@ func runRemoteTeamAccept(a *app) error {
 	if tr.Proposed == "" {
 		return usagef("project %s proposes no team remote (team.remote is not set): nothing to accept", tr.Project)
 	}
-	if err := memsync.CheckTeamRemote(tr.home, tr.Proposed); err != nil {
+	if err := memsync.CheckTeamRemote(tr.Home, tr.Proposed); err != nil {
 		return usagef("team.remote (%s): %v", tr.From, err)
 	}
 	if !tr.Accepted {
-		if err := memsync.AcceptTeamRemote(tr.home, tr.Project, tr.Proposed); err != nil {
+		if err := memsync.AcceptTeamRemote(tr.Home, tr.Project, tr.Proposed); err != nil {
 			return err
 		}
 		tr.Accepted = true
@@ -110,13 +102,13 @@ func runRemoteTeamAccept(a *app) error {
 	if a.json {
 		return a.writeJSON(tr)
 	}
-	fmt.Fprintf(a.out, "accepted team remote %s for %s (recorded in %s)\n", tr.Proposed, tr.Project, filepath.Join(tr.home, memsync.TeamRemotesFile))
+	fmt.Fprintf(a.out, "accepted team remote %s for %s (recorded in %s)\n", tr.Proposed, tr.Project, filepath.Join(tr.Home, memsync.TeamRemotesFile))
 	return nil
 }
 
 // describe says, in one line, what the project proposes and whether the
 // user accepted it.
-func (tr teamRemote) describe() string {
+func describe(tr teamRemote) string {
 	switch {
 	case tr.Proposed == "":
 		return fmt.Sprintf("project %s proposes no team remote", tr.Project)
@@ -133,47 +125,16 @@ func (a *app) teamRemoteNotice() string {
 	if err != nil || tr.Proposed == "" || tr.Accepted {
 		return ""
 	}
-	return tr.describe()
+	return describe(tr)
 }
 
 // teamRemote reads the project's proposed team remote and whether the
 // user accepted it.
 func (a *app) teamRemote() (teamRemote, error) {
-	repo, s, _, err := a.project()
+	r := a.resolver()
+	p, err := r.FindProject()
 	if err != nil {
 		return teamRemote{}, err
 	}
-	return a.teamRemoteIn(repo, s)
-}
-
-// teamRemoteIn is teamRemote for a project already resolved.
-func (a *app) teamRemoteIn(repo canonical.Repo, s *settings.Settings) (teamRemote, error) {
-	home, err := canonical.Home(a.getenv, s.TrustHome())
-	if err != nil {
-		return teamRemote{}, err
-	}
-	id, err := canonical.Identity(repo.Root)
-	if err != nil {
-		return teamRemote{}, err
-	}
-	tr := teamRemote{Project: id, home: home}
-	v, ok := s.Lookup("team.remote")
-	if !ok || v.Value == "" {
-		return tr, nil
-	}
-	tr.Proposed, tr.From = v.Value, origin(v.Origin)
-	accepted, err := memsync.AcceptedTeamRemotes(home)
-	tr.Accepted = slices.Contains(accepted, id+"\t"+v.Value)
-	return tr, err
-}
-
-// origin names where a setting came from, as file:line when a file set it.
-func origin(o settings.Origin) string {
-	switch {
-	case o.File != "" && o.Line > 0:
-		return fmt.Sprintf("%s:%d", o.File, o.Line)
-	case o.File != "":
-		return o.File
-	}
-	return o.Layer.String()
+	return r.TeamRemoteOf(p)
 }
