@@ -106,8 +106,8 @@ func Sync(ctx context.Context, o Options) (*Result, error) {
 // kept apart from the personal sync's, under TeamState, so the two
 // never share a merge base.
 func SyncTeam(ctx context.Context, o Options, url string) (*Result, error) {
-	if err := CheckTeamRemote(o.Home, url); err != nil {
-		return nil, fmt.Errorf("team.remote: %w", err)
+	if err := CheckRemote(url); err != nil {
+		return nil, err
 	}
 	res, err := runSync(ctx, &syncer{o: o, url: url, state: TeamState(o.Home, url)})
 	if err != nil {

@@ -63,6 +63,11 @@ func (o *Options) SyncTeam(ctx context.Context, ws *Workspace) (*memsync.Result,
 	if !ok || err != nil {
 		return nil, err
 	}
+	// Beyond what any remote must pass (memsync.SyncTeam checks that), a
+	// team remote must not carry the user's own memory into the project.
+	if err := memsync.CheckTeamRemote(tr.Home, tr.Proposed); err != nil {
+		return nil, fmt.Errorf("team memory: team.remote (%s): %w", tr.From, err)
+	}
 	t, err := o.Team(ws, false)
 	if err != nil || t == nil {
 		return nil, err
