@@ -3,6 +3,8 @@ package search
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/memdir/memdir/tokenize"
 )
 
 func TestOSADistance(t *testing.T) {
@@ -50,29 +52,7 @@ func TestOSAAgainstReference(t *testing.T) {
 	}
 }
 
-func refOSA(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
-}
+func refOSA(a, b string) int { return tokenize.EditDistance(a, b) }
 
 // TestTypoAndPrefix: a misspelled word finds its memory; a word the
 // index has is read as itself only; Prefix reads the last word as a

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memdir/memdir/tokenize"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -34,37 +35,11 @@ func suggest(cmd *cobra.Command, name string) string {
 		return ""
 	}
 	// The nearest spelling first, and at most two of them.
-	sort.SliceStable(s, func(i, j int) bool { return editDistance(s[i], name) < editDistance(s[j], name) })
-	if len(s) > 2 && editDistance(s[0], name) < editDistance(s[1], name) {
+	sort.SliceStable(s, func(i, j int) bool { return tokenize.EditDistance(s[i], name) < tokenize.EditDistance(s[j], name) })
+	if len(s) > 2 && tokenize.EditDistance(s[0], name) < tokenize.EditDistance(s[1], name) {
 		s = s[:1]
 	}
 	return fmt.Sprintf(" (did you mean %s?)", strings.Join(s[:min(len(s), 2)], " or "))
-}
-
-// editDistance counts the letters to change, add, drop or swap with a
-// neighbour to turn a into b (optimal string alignment).
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }
 
 // groupsOnly makes every command that only groups subcommands refuse an
