@@ -52,18 +52,9 @@ func runCapture(a *app) error {
 	if a.json {
 		return usagef("capture answers in the hook's own JSON; drop --json")
 	}
-	data, err := io.ReadAll(io.LimitReader(a.in, capture.MaxInput+1))
+	in, err := a.readHook()
 	if err != nil {
-		return fmt.Errorf("read hook input: %w", err)
-	}
-	in, err := capture.ParseInput(data)
-	if err != nil {
-		return &usageError{msg: err.Error()}
-	}
-	if a.cwdFlag == "" && in.Cwd != "" {
-		if fi, err := os.Stat(in.Cwd); err == nil && fi.IsDir() {
-			a.cwdFlag = in.Cwd // the agent's project, wherever the hook runs
-		}
+		return err
 	}
 	switch {
 	case in.IsPrompt():
@@ -172,4 +163,23 @@ func (a *app) captureTarget(ws *workspace, t typesx.Type) (*memdir.Dir, string, 
 		return tm.Dir, "team memory (" + tm.Rel + ")", nil
 	}
 	return ws.Dir, "", ws.Claim()
+}
+
+// readHook reads the JSON an agent's hook sends on standard input, and
+// acts for the agent's project (its cwd) unless --cwd names another.
+func (a *app) readHook() (capture.Input, error) {
+	data, err := io.ReadAll(io.LimitReader(a.in, capture.MaxInput+1))
+	if err != nil {
+		return capture.Input{}, fmt.Errorf("read hook input: %w", err)
+	}
+	in, err := capture.ParseInput(data)
+	if err != nil {
+		return capture.Input{}, &usageError{msg: err.Error()}
+	}
+	if a.cwdFlag == "" && in.Cwd != "" {
+		if fi, err := os.Stat(in.Cwd); err == nil && fi.IsDir() {
+			a.cwdFlag = in.Cwd // the agent's project, wherever the hook runs
+		}
+	}
+	return in, nil
 }

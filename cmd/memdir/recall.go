@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -45,18 +42,9 @@ func runRecall(ctx context.Context, a *app) error {
 	if a.json {
 		return usagef("recall answers in the hook's own JSON; drop --json")
 	}
-	data, err := io.ReadAll(io.LimitReader(a.in, capture.MaxInput+1))
+	in, err := a.readHook()
 	if err != nil {
-		return fmt.Errorf("read hook input: %w", err)
-	}
-	in, err := capture.ParseInput(data)
-	if err != nil {
-		return &usageError{msg: err.Error()}
-	}
-	if a.cwdFlag == "" && in.Cwd != "" {
-		if fi, err := os.Stat(in.Cwd); err == nil && fi.IsDir() {
-			a.cwdFlag = in.Cwd // the agent's project, wherever the hook runs
-		}
+		return err
 	}
 	ws, err := a.workspace()
 	if err != nil {
