@@ -110,6 +110,10 @@ func contextArgs(agent string) string {
 
 const captureArgs = "capture"
 
+// recallArgs is the prompt hook that adds the memories relevant to the
+// prompt; it answers within a few milliseconds, so its timeout is short.
+const recallArgs = "recall"
+
 // claudeContextArgs is Claude Code's session-start hook when Claude loads
 // MEMORY.md itself from memdir's directory (autoMemoryDirectory): memdir
 // adds no memory, so MEMORY.md reaches the model once.
@@ -210,6 +214,7 @@ func claudeTargets(o Options, claudeDir, globalDir string) []target {
 	main := target{path: settings, format: "json", lists: []listSetting{allow}, hooks: []hookSpec{
 		{event: "SessionStart", matcher: "startup|clear|compact", sub: ctx, timeout: 30, legacy: legacy},
 		{event: "UserPromptSubmit", sub: captureArgs, timeout: 30},
+		{event: "UserPromptSubmit", sub: recallArgs, timeout: 5},
 		{event: "PreCompact", sub: captureArgs, timeout: 30},
 		{event: "SessionEnd", sub: captureArgs, timeout: 30},
 	}}
@@ -253,7 +258,9 @@ func claudeLocalSettings(o Options) []setting {
 
 // Gemini CLI: mcpServers and hooks in one settings.json (.gemini/ in the
 // project, ~/.gemini/ for the user, GEMINI_CLI_HOME replacing ~). Hook
-// timeouts are in milliseconds; BeforeAgent carries the prompt and
+// timeouts are in milliseconds; BeforeAgent carries the prompt (Gemini
+// appends a BeforeAgent hook's hookSpecificOutput.additionalContext to the
+// prompt as <hook_context>, which is how recall's memories arrive) and
 // PreCompress comes before compression.
 func geminiTargets(o Options, geminiDir string) []target {
 	path := filepath.Join(o.Root, ".gemini", "settings.json")
@@ -270,6 +277,7 @@ func geminiTargets(o Options, geminiDir string) []target {
 		hooks: []hookSpec{
 			{event: "SessionStart", sub: contextArgs("gemini"), timeout: 30000},
 			{event: "BeforeAgent", sub: captureArgs, timeout: 30000},
+			{event: "BeforeAgent", sub: recallArgs, timeout: 5000},
 			{event: "PreCompress", sub: captureArgs, timeout: 30000},
 			{event: "SessionEnd", sub: captureArgs, timeout: 30000},
 		}}}
@@ -321,7 +329,7 @@ func Hints(agent string, user bool) []string {
 		}
 		return h
 	case "codex":
-		h := []string{"Codex runs no hook until you review it, and `codex exec` skips an unreviewed hook without a word: run `codex`, type /hooks and trust memdir's four hooks (`memdir doctor codex` checks)"}
+		h := []string{"Codex runs no hook until you review it, and `codex exec` skips an unreviewed hook without a word: run `codex`, type /hooks and trust memdir's five hooks (`memdir doctor codex` checks)"}
 		if !user {
 			h = append(h, "Codex reads a project's .codex/ files only when the project is trusted: `codex` asks when it starts here")
 		}

@@ -34,6 +34,7 @@ func codexTargets(o Options, codexHome string) []target {
 		{path: filepath.Join(dir, "hooks.json"), format: "json", hooks: []hookSpec{
 			{event: "SessionStart", matcher: "startup|clear|compact", sub: contextArgs("codex"), timeout: 30},
 			{event: "UserPromptSubmit", sub: captureArgs, timeout: 30},
+			{event: "UserPromptSubmit", sub: recallArgs, timeout: 5},
 			{event: "PreCompact", sub: captureArgs, timeout: 30},
 			{event: "SessionEnd", sub: captureArgs, timeout: CodexSessionEndTimeout},
 		}},

@@ -56,10 +56,10 @@ func TestCodexHooksReview(t *testing.T) {
 	o.Program = "memdir"
 	applyAll(t, o, filepath.Join(base, "backups"))
 	hooks, err := CodexHooks(o)
-	if err != nil || len(hooks) != 4 {
-		t.Fatalf("CodexHooks = %v, %v; want 4 hooks", hooks, err)
+	if err != nil || len(hooks) != 5 {
+		t.Fatalf("CodexHooks = %v, %v; want 5 hooks", hooks, err)
 	}
-	// The person trusts three of them in /hooks; the fourth stays unreviewed.
+	// The person trusts three of them in /hooks; the others stay unreviewed.
 	var b strings.Builder
 	b.WriteString("model = \"x\"\n\n[projects.\"" + root + "\"]\ntrust_level = \"trusted\"\n")
 	for _, h := range hooks[:3] {

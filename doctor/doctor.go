@@ -1,6 +1,7 @@
 // Package doctor checks, for one project, what `memdir setup` promises: the
 // agent starts memdir (on the PATH it uses), the MCP server and the hooks
-// are wired and approved where the client records approval (Claude Code's
+// are wired (the prompt hook that recalls memories included) and approved
+// where the client records approval (Claude Code's
 // workspace trust, Codex's project trust and hook review, Gemini CLI's
 // folder trust), the agent has one memory (memdir's, not a second store
 // beside it, and MEMORY.md loaded once), the memory directory is readable,
@@ -194,6 +195,9 @@ func agentChecks(o Options, agent string) []Check {
 		prog = uso.Program
 	}
 	out := []Check{wiring, programCheck(o, agent, prog)}
+	if c, ok := recallCheck(o, agent, scopeUser); ok {
+		out = append(out, c)
+	}
 	switch agent {
 	case "claude":
 		out = append(out, claudeChecks(o, scopeUser)...)

@@ -28,6 +28,10 @@ const (
 	minPromptWords      = 3
 	minMatched          = 2
 	promptCandidates    = 6
+	// promptWords is how many of a long prompt's words recall searches
+	// when its words are common (see rarest): at least need, so a memory
+	// that holds need of them clears the floor.
+	promptWords = 5
 	// Sessions and the files each has been given are derived state,
 	// bounded: the oldest sessions go first, a session keeps its last
 	// maxSessionFiles.
@@ -66,7 +70,7 @@ func (ix *Index) ForPrompt(ctx context.Context, prompt string, o PromptOptions) 
 	if n < minPromptWords {
 		return "", nil, nil
 	}
-	hits, err := ix.Search(ctx, Query{Text: prompt, Limit: promptCandidates, NoRecall: true, DirsOnly: true})
+	hits, err := ix.Search(ctx, Query{Text: prompt, Limit: promptCandidates, NoRecall: true, DirsOnly: true, Rarest: promptWords})
 	if err != nil {
 		return "", nil, err
 	}

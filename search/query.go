@@ -64,6 +64,9 @@ type parsed struct {
 	// marks are the terms and prefixes a snippet highlights.
 	terms    map[string]bool
 	prefixes []string
+	// dropped counts the words rarest took out of root: they count in
+	// a memory's coverage as words it is not known to hold.
+	dropped int
 }
 
 // queryError is a query that cannot be read: the message says why and

@@ -81,6 +81,7 @@ func (ix *Index) rank(v *view, pq *parsed, keep func(int32) bool, limit int, now
 	strict := e.eval(pq.root)
 	var loose []match
 	all := wordCount(pq.root)
+	full := all + float64(pq.dropped) // the words asked for, searched or not
 	if len(strict) < limit && hasImplicit(pq.root) {
 		e.relaxed = true
 		loose = subtract(e.eval(pq.root), strict)
@@ -90,10 +91,10 @@ func (ix *Index) rank(v *view, pq *parsed, keep func(int32) bool, limit int, now
 	}
 	out := make([]ranked, 0, len(strict)+len(loose))
 	for _, m := range strict {
-		out = append(out, ranked{g: m.doc, score: m.score, tier: 1, cover: 1})
+		out = append(out, ranked{g: m.doc, score: m.score, tier: 1, cover: all / full})
 	}
 	for _, m := range loose {
-		out = append(out, ranked{g: m.doc, score: m.score, tier: 2, cover: min(1, m.words/all)})
+		out = append(out, ranked{g: m.doc, score: m.score, tier: 2, cover: min(1, m.words/full)})
 	}
 	markExact(v, out, pq.words)
 	today := now.Format(time.DateOnly)

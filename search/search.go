@@ -64,6 +64,12 @@ type Query struct {
 	// NoRecall leaves the recall counts alone (a search that shows no one
 	// the memories it finds).
 	NoRecall bool `json:"-"`
+	// Rarest, when above 0 and the query's plain words are in many
+	// memories, searches only that many of them, those the fewest
+	// memories hold (per-prompt recall: a long prompt's common words cost
+	// the most and tell the least). A memory's Coverage counts the others
+	// as words it does not hold.
+	Rarest int `json:"-"`
 }
 
 // Hit is one memory a search found.
@@ -151,6 +157,7 @@ func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, e
 		return nil, nil, err
 	}
 	v := newView(cur)
+	pq.root, pq.dropped = rarest(v, pq.root, q.Rarest)
 	keep := ix.filter(v, &q)
 	var top []ranked
 	if ix.sem != nil {

@@ -99,10 +99,10 @@ export default function (amp: PluginAPI) {
 			const memory = await (contexts.get(id) ?? context(id))
 			contexts.delete(id)
 			if (memory) parts.push(memory)
-		} else {
-			const recalled = await recall(event.message, id)
-			if (recalled) parts.push(recalled)
 		}
+		// After the memory, so that recall leaves out what it loaded.
+		const recalled = await recall(event.message, id)
+		if (recalled) parts.push(recalled)
 		const r = await run(['capture'], cwd, hook('UserPromptSubmit', id, cwd, { prompt: event.message }))
 		if (r.code !== 0) fail('capture', r)
 		const saved = reply(r.stdout)
@@ -112,7 +112,7 @@ export default function (amp: PluginAPI) {
 	})
 
 	// ---- per-prompt recall: hook point ----
-	// From a thread's second prompt on, `memdir recall` (when this memdir has
+	// On every prompt, `memdir recall` (when this memdir has
 	// it: `memdir recall --help` exits 0) gets the prompt as hook input and
 	// answers as capture does; what it finds is added to the prompt.
 	let recalls: Promise<boolean> | undefined

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -29,7 +31,8 @@ the tests": fewer than three words that are not stop words) or no memory
 holds enough of its words. At most three memories and recall.budget
 characters (default 1000). Nothing to add prints nothing.
 recall.enabled false (or MEMDIR_RECALL_ENABLED=false) turns it off.
-` + "`memdir setup`" + ` wires it. Input that is not a hook's JSON exits 2.
+` + "`memdir setup`" + ` wires it and ` + "`memdir doctor`" + ` checks it. Input that is
+not a hook's JSON exits 2.
 
 Examples:
   echo '{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":".","prompt":"where is the api latency dashboard?"}' | memdir recall`,
@@ -58,7 +61,7 @@ func runRecall(ctx context.Context, a *app) error {
 		if loaded == nil {
 			loaded = map[string]bool{}
 			if data, err := ws.Dir.IndexBytes(); err == nil {
-				for _, e := range index.Load(data, index.DefaultCaps).Loaded {
+				for _, e := range index.Load(loadablePart(data, index.DefaultCaps), index.DefaultCaps).Loaded {
 					loaded[e.File] = true
 				}
 			}
@@ -82,4 +85,21 @@ func runRecall(ctx context.Context, a *app) error {
 		event = "UserPromptSubmit"
 	}
 	return a.writeJSON(capture.Reply{Specific: &capture.HookSpecific{Event: event, AdditionalContext: text}})
+}
+
+// loadablePart is the start of MEMORY.md that holds every line an agent
+// can load: past leading white space (which the load trims), one line
+// over the line cap. What is loaded is the same as from the whole file,
+// and a MEMORY.md of 10,000 lines is not parsed on every prompt.
+func loadablePart(data []byte, caps index.Caps) []byte {
+	data = bytes.TrimLeftFunc(data, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' })
+	at := 0
+	for range caps.Lines + 1 {
+		i := bytes.IndexByte(data[at:], '\n')
+		if i < 0 {
+			return data
+		}
+		at += i + 1
+	}
+	return data[:at]
 }

@@ -5,6 +5,7 @@
 //	check search -log search.jsonl -token wg-e2e-7731
 //	check present -log search.jsonl -token tm-e2e-5150 -what "team memory"
 //	check remember -log remember.jsonl
+//	check recall -log recall.jsonl -control search.jsonl -token lat-e2e-3141
 //	check codex-hooks -codex /path/to/codex -cwd /project   # prints [hooks.state] TOML
 package main
 
@@ -22,7 +23,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: check search|present|remember|codex-hooks [flags]")
+		fmt.Fprintln(os.Stderr, "usage: check search|present|remember|recall|codex-hooks [flags]")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
@@ -31,6 +32,7 @@ func main() {
 	codex := fs.String("codex", "", "the codex executable")
 	cwd := fs.String("cwd", "", "the project")
 	what := fs.String("what", "memory", "what the token stands for, in messages")
+	control := fs.String("control", "", "recall: the log of a session whose prompt is about something else")
 	fs.Parse(os.Args[2:])
 	var err error
 	switch os.Args[1] {
@@ -40,6 +42,8 @@ func main() {
 		err = present(*logPath, *token, *what)
 	case "remember":
 		err = remember(*logPath)
+	case "recall":
+		err = recall(*logPath, *control, *token)
 	case "codex-hooks":
 		err = codexHooks(*codex, *cwd)
 	default:
@@ -182,6 +186,36 @@ func remember(logPath string) error {
 		}
 	}
 	return errors.New("no request tells the model memdir saved the note")
+}
+
+// recall: a memory the session does not load (the control session's
+// first request, after a prompt about something else, lacks it) is in the
+// first request after a prompt about it, exactly once: the prompt hook
+// added it.
+func recall(logPath, controlPath, token string) error {
+	ctl, err := modelRequests(controlPath)
+	if err != nil {
+		return err
+	}
+	if n := strings.Count(ctl[0].Raw, token); n != 0 {
+		return fmt.Errorf("the memory to recall is in the control session's first request %d times: it is loaded, not recalled", n)
+	}
+	pass("the memory to recall is not in the first request of a session about something else")
+	reqs, err := modelRequests(logPath)
+	if err != nil {
+		return err
+	}
+	raw := reqs[0].Raw
+	i := strings.Index(raw, token)
+	if i < 0 || strings.Count(raw, token) != 1 {
+		return fmt.Errorf("the first request after a prompt about it holds the memory %d times, want 1", strings.Count(raw, token))
+	}
+	from := strings.LastIndex(raw[:i], "Memories that may bear")
+	if from < 0 {
+		from = max(0, i-120)
+	}
+	pass("recalled into the first request after a prompt about it: %.200s", raw[from:])
+	return nil
 }
 
 // codexHooks asks `codex app-server` for the project's hooks (hooks/list)
