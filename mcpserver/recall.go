@@ -22,6 +22,9 @@ type searchInput struct {
 	Limit int        `json:"limit,omitempty" jsonschema:"at most this many results (default 10)"`
 	Since string     `json:"since,omitempty" jsonschema:"only memories changed on or after this date: YYYY-MM-DD, today, yesterday or Nd (N days ago)"`
 	Until string     `json:"until,omitempty" jsonschema:"only memories changed on or before this date, in the same forms"`
+	// Prefix reads the last word as the start of a word, for a query
+	// typed as it is written.
+	Prefix bool `json:"prefix,omitempty" jsonschema:"read the query's last word as the start of a word (kafk finds kafka)"`
 }
 
 // searchOutput is what memory_search found, best first.
@@ -38,7 +41,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in search
 	if err != nil {
 		return nil, out, err
 	}
-	q := search.Query{Text: in.Query, Limit: in.Limit}
+	q := search.Query{Text: in.Query, Limit: in.Limit, Prefix: in.Prefix}
 	if in.Type != "" {
 		t, err := parseType(in.Type, false)
 		if err != nil {

@@ -137,6 +137,16 @@ func TestTeamTools(t *testing.T) {
 	if got := scopes(found.Results); !slices.Equal(got, []string{"reference_kafka_dashboards.md:team"}) {
 		t.Errorf("search dashboard = %v", got)
 	}
+	// A query typed as it is written: its last word is a prefix only when
+	// the caller says so.
+	call(t, cs, "memory_search", map[string]any{"query": "dashb"}, &found)
+	if got := scopes(found.Results); len(got) != 0 {
+		t.Errorf("search dashb = %v, want nothing without prefix", got)
+	}
+	call(t, cs, "memory_search", map[string]any{"query": "dashb", "prefix": true}, &found)
+	if got := scopes(found.Results); !slices.Equal(got, []string{"reference_kafka_dashboards.md:team"}) {
+		t.Errorf("search dashb with prefix = %v", got)
+	}
 
 	var listed struct{ Topics []scoped }
 	call(t, cs, "memory_list", nil, &listed)

@@ -48,6 +48,8 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		q := search.Query{Text: sd.Query, Since: sd.Since, Until: sd.Until, IncludePrivate: pg.Private, NoRecall: true, Limit: pageLimit}
 		if partial {
 			q.Limit = typedLimit + 1 // one more, to know whether there are more
+			// Search as you type: the word being typed is a prefix ("kafk").
+			q.Prefix = true
 		}
 		if sd.Tag != "" {
 			q.Tags = []string{sd.Tag}

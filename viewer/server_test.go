@@ -169,6 +169,8 @@ func TestPages(t *testing.T) {
 		{"/p/p1/stream?private=1", []string{"Payroll secrets"}, nil},
 		{"/p/p1/search?q=canary", []string{"<mark>canary</mark>", "project_deploy_checklist.md"}, nil},
 		{"/p/p1/search?q=canary&partial=1", []string{"<mark>canary</mark>"}, []string{"<html", "<header"}},
+		{"/p/p1/search?q=cana&partial=1", []string{"project_deploy_checklist.md"}, []string{"<html", "No matches."}},
+		{"/p/p1/search?q=cana", []string{"No matches."}, nil},
 		{"/p/p1/search?q=zebra", []string{"No matches."}, []string{"Payroll secrets"}},
 		{"/p/p1/search?q=zebra&private=1", []string{"Payroll secrets"}, nil},
 		{"/p/p1/search?q=real+database&type=project", []string{"No matches."}, nil},
