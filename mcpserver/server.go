@@ -50,6 +50,9 @@ type Project struct {
 	// see beside the person's own, marked; nil when the call works on a
 	// subagent's memory, which has no team part.
 	Team TeamOpener
+	// Semantic, when set, ranks a directory's memories by meaning (the
+	// user's embedding server) for memory_search to fuse with its words.
+	Semantic func(*memdir.Dir) search.Semantic
 }
 
 // Opener resolves the project of a working directory; "" means the
@@ -192,7 +195,7 @@ func (s *Server) project(ctx context.Context, ss *mcp.ServerSession, agent ...Ag
 
 // index returns the watched search index of a memory directory, kept for
 // the session: searches after no change answer from memory.
-func (s *Server) index(d *memdir.Dir) *search.Live {
+func (s *Server) index(d *memdir.Dir, sem func(*memdir.Dir) search.Semantic) *search.Live {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.live == nil {
@@ -201,6 +204,9 @@ func (s *Server) index(d *memdir.Dir) *search.Live {
 	l := s.live[d.Path]
 	if l == nil {
 		l = search.OpenLive(d)
+		if sem != nil {
+			l.WithSemantic(sem(d))
+		}
 		s.live[d.Path] = l
 	}
 	return l

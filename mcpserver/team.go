@@ -148,13 +148,13 @@ func (s *Server) find(p *Project, ref string, team, fallback bool) (*memdir.Dir,
 // searchBoth runs q on the person's memory and the team's and merges the
 // results.
 func (s *Server) searchBoth(ctx context.Context, p *Project, q search.Query) ([]Hit, error) {
-	hits, err := s.index(p.Dir).Search(ctx, q)
+	hits, err := s.index(p.Dir, p.Semantic).Search(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	out := Scoped(nil, hits, "")
 	if t := s.team(p); t != nil {
-		hits, err := s.index(t.Dir).Search(ctx, q)
+		hits, err := s.index(t.Dir, p.Semantic).Search(ctx, q)
 		if err != nil {
 			return nil, err
 		}

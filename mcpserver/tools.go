@@ -87,7 +87,7 @@ func (s *Server) show(ctx context.Context, req *mcp.CallToolRequest, in refInput
 	}
 	// Shown is recalled, as with `memdir show`: the server's index counts
 	// it in memory and writes the counts in batches, never on this read.
-	s.index(d).Recall(file)
+	s.index(d, p.Semantic).Recall(file)
 	return nil, topicView{TopicView: t.View(true), Scope: scope}, nil
 }
 

@@ -11,7 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/embed"
 	"github.com/memdir/memdir/mcpserver"
+	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/search"
 )
 
 func newMCPCmd(a *app) *cobra.Command {
@@ -86,8 +89,12 @@ func (a *app) mcpOpener(logw io.Writer) mcpserver.Opener {
 		if err != nil {
 			return nil, err
 		}
-		return &mcpserver.Project{Dir: ws.Dir, Claim: ws.Claim, Schedule: ws.Settings.Get("dream.schedule"),
-			Team: mcpTeam(&o, ws)}, nil
+		p := &mcpserver.Project{Dir: ws.Dir, Claim: ws.Claim, Schedule: ws.Settings.Get("dream.schedule"),
+			Team: mcpTeam(&o, ws)}
+		if cfg, ok := embed.Configured(ws.Settings, a.getenv); ok {
+			p.Semantic = func(d *memdir.Dir) search.Semantic { return embed.New(d, cfg, logw) }
+		}
+		return p, nil
 	}
 }
 
