@@ -73,13 +73,19 @@ func start(t *testing.T) *fixture {
 // labelled /src/ and the directory's base name.
 func serve(t *testing.T, d *memdir.Dir, more ...*memdir.Dir) *fixture {
 	t.Helper()
-	projects := func() ([]Project, error) {
+	return serveProjects(t, d, func() ([]Project, error) {
 		all := []Project{{ID: "p1", Label: "/src/p1", Dir: d}}
 		for i, m := range more {
 			all = append(all, Project{ID: fmt.Sprint("p", i+2), Label: "/src/" + filepath.Base(m.Path), Dir: m})
 		}
 		return all, nil
-	}
+	})
+}
+
+// serveProjects serves the projects listed, p1 (whose directory is d)
+// the current one.
+func serveProjects(t *testing.T, d *memdir.Dir, projects func() ([]Project, error)) *fixture {
+	t.Helper()
 	srv, err := New(Options{Projects: projects, Current: "p1", Poll: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		if t, err := typesx.Parse(sd.Type); err == nil && sd.Type != "" {
 			q.Types = []typesx.Type{t}
 		}
-		hits, err := s.searcher(pg.Project.Dir).Search(r.Context(), q)
+		hits, err := s.searcher(pg.Project).Search(r.Context(), q)
 		if err != nil {
 			sd.Err = err.Error()
 		}

@@ -44,6 +44,9 @@ type Project struct {
 	Dir *memdir.Dir
 	// Schedule is the dream.schedule setting ("" when none).
 	Schedule string
+	// Semantic, when set, ranks memories by meaning (the user's embedding
+	// server) for the search page to fuse with its words.
+	Semantic search.Semantic
 }
 
 // Options configure a Server.
@@ -178,20 +181,23 @@ func (s *Server) warm() {
 	for _, p := range all {
 		if p.ID == s.opts.Current {
 			_ = s.topicsOf(p.Dir).Load()
-			_ = s.searcher(p.Dir).Load()
+			_ = s.searcher(p).Load()
 		}
 	}
 }
 
 // searcher is the long-running search index of a memory directory: the
 // engine `memdir search` uses, kept loaded between searches.
-func (s *Server) searcher(d *memdir.Dir) *search.Live {
+func (s *Server) searcher(p Project) *search.Live {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ix, ok := s.indexes[d.Path]
+	ix, ok := s.indexes[p.Dir.Path]
 	if !ok {
-		ix = search.OpenLive(d)
-		s.indexes[d.Path] = ix
+		ix = search.OpenLive(p.Dir)
+		if p.Semantic != nil {
+			ix.WithSemantic(p.Semantic)
+		}
+		s.indexes[p.Dir.Path] = ix
 	}
 	return ix
 }

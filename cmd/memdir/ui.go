@@ -15,6 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/embed"
+	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/viewer"
 	wspkg "github.com/memdir/memdir/workspace"
 )
@@ -116,7 +118,8 @@ func (pl *uiProjects) list() ([]viewer.Project, error) {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	ws := pl.current
-	cur := viewer.Project{ID: pl.id(ws.Loc), Label: ws.Loc.Root + " (this project)", Dir: ws.Dir, Schedule: ws.Settings.Get("dream.schedule")}
+	cur := viewer.Project{ID: pl.id(ws.Loc), Label: ws.Loc.Root + " (this project)", Dir: ws.Dir, Schedule: ws.Settings.Get("dream.schedule"),
+		Semantic: pl.a.semantic(ws)}
 	out := []viewer.Project{cur}
 	if ws.Loc.Home == "" {
 		return out, nil
@@ -153,7 +156,8 @@ func (pl *uiProjects) open(dir string) (viewer.Project, bool) {
 	if label == "" {
 		label = filepath.Base(filepath.Dir(dir))
 	}
-	return viewer.Project{ID: filepath.Base(filepath.Dir(dir)), Label: label, Dir: dws.Dir, Schedule: dws.Settings.Get("dream.schedule")}, true
+	return viewer.Project{ID: filepath.Base(filepath.Dir(dir)), Label: label, Dir: dws.Dir, Schedule: dws.Settings.Get("dream.schedule"),
+		Semantic: pl.a.semantic(dws)}, true
 }
 
 // openBrowser opens url in the person's default browser.
@@ -172,4 +176,14 @@ func openBrowser(url string) error {
 	}
 	go func() { _ = cmd.Wait() }()
 	return nil
+}
+
+// semantic is the embedding ranker the workspace's settings configure
+// for the viewer's search, or nil.
+func (a *app) semantic(ws *workspace) search.Semantic {
+	cfg, ok := embed.Configured(ws.Settings, a.getenv)
+	if !ok {
+		return nil
+	}
+	return embed.New(ws.Dir, cfg, a.errw)
 }
