@@ -91,12 +91,8 @@ func (r *Report) Message() string {
 // Summary renders the report for a terminal.
 func (r *Report) Summary() string {
 	var b strings.Builder
-	verb := "dream"
-	if r.DryRun {
-		verb = "dream (dry run)"
-	}
 	fmt.Fprintf(&b, "%s: %s read, %s created, %d updated, %d archived\n",
-		verb, memdir.Count(r.EntriesRead, "entry", "entries"), memdir.Count(len(r.Created), "topic"), len(r.Updated), len(r.Archived))
+		r.verb(), memdir.Count(r.EntriesRead, "entry", "entries"), memdir.Count(len(r.Created), "topic"), len(r.Updated), len(r.Archived))
 	fmt.Fprintf(&b, "  duplicates dropped: %d\n", len(r.Duplicates))
 	fmt.Fprintf(&b, "  dates rewritten: %d\n", len(r.Dates))
 	for _, x := range r.Replaced {
@@ -111,15 +107,7 @@ func (r *Report) Summary() string {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "  distiller: %s\n", n)
 	}
-	for _, p := range r.Problems {
-		fmt.Fprintf(&b, "  problem: %s\n", p)
-	}
-	switch {
-	case r.File != "":
-		fmt.Fprintf(&b, "report: %s\n", r.File)
-	case !r.Changes():
-		b.WriteString("nothing changed\n")
-	}
+	r.footer(&b)
 	return b.String()
 }
 
@@ -127,23 +115,33 @@ func (r *Report) Summary() string {
 // entry (`dream --quiet`): the counts, problems, and where the report is.
 func (r *Report) Brief() string {
 	var b strings.Builder
-	verb := "dream"
-	if r.DryRun {
-		verb = "dream (dry run)"
-	}
 	fmt.Fprintf(&b, "%s: %s read, %s created, %d updated, %d archived, %s replaced, %s skipped\n",
-		verb, memdir.Count(r.EntriesRead, "entry", "entries"), memdir.Count(len(r.Created), "topic"), len(r.Updated), len(r.Archived),
+		r.verb(), memdir.Count(r.EntriesRead, "entry", "entries"), memdir.Count(len(r.Created), "topic"), len(r.Updated), len(r.Archived),
 		memdir.Count(len(r.Replaced), "fact"), memdir.Count(len(r.Skipped), "entry", "entries"))
+	r.footer(&b)
+	return b.String()
+}
+
+// verb names the run in the first line of a summary.
+func (r *Report) verb() string {
+	if r.DryRun {
+		return "dream (dry run)"
+	}
+	return "dream"
+}
+
+// footer ends a summary: the problems, then where the report is, or that
+// nothing changed.
+func (r *Report) footer(b *strings.Builder) {
 	for _, p := range r.Problems {
-		fmt.Fprintf(&b, "  problem: %s\n", p)
+		fmt.Fprintf(b, "  problem: %s\n", p)
 	}
 	switch {
 	case r.File != "":
-		fmt.Fprintf(&b, "report: %s\n", r.File)
+		fmt.Fprintf(b, "report: %s\n", r.File)
 	case !r.Changes():
 		b.WriteString("nothing changed\n")
 	}
-	return b.String()
 }
 
 // Markdown renders the report file.
