@@ -13,6 +13,7 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/dailylog"
+	"github.com/memdir/memdir/distilled"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/untrusted"
 )
@@ -20,84 +21,44 @@ import (
 // Paths of dream's state inside the memory directory.
 const (
 	stateDir    = memdir.StateDir + "/dream"
-	statePath   = stateDir + "/state.json"
+	statePath   = distilled.Path
 	journalPath = stateDir + "/journal.json"
 	reportsDir  = memdir.StateDir + "/dreams"
 )
 
-// State records which log entries were distilled: for every log file,
-// how many occurrences of each entry hash. An entry is identified by
-// (file, hash, occurrence), so a log that was appended to or edited since
-// the last dream is handled: appended entries and edited ones (whose hash
-// changed) are new, the rest are not.
-type State struct {
-	Version int                       `json:"version"`
-	Logs    map[string]map[string]int `json:"logs"`
-}
+// State is the dream's marks of distilled log entries (package
+// distilled), with the dream's own entry type.
+type State struct{ *distilled.Marks }
 
-func newState() *State { return &State{Version: 1, Logs: map[string]map[string]int{}} }
-
-// loadState reads the state; a missing file is an empty state.
+// loadState reads the marks; a missing file is an empty state.
 func loadState(dir string) (*State, error) {
-	data, err := atomicfile.ReadInside(dir, statePath)
-	if errors.Is(err, fs.ErrNotExist) {
-		return newState(), nil
-	}
+	m, err := distilled.Load(dir)
 	if err != nil {
-		return nil, fmt.Errorf("read dream state: %w", err)
+		return nil, err
 	}
-	s := newState()
-	if err := json.Unmarshal(data, s); err != nil {
-		return nil, fmt.Errorf("%s: %w; delete it to distill every log again", statePath, err)
-	}
-	if s.Logs == nil {
-		s.Logs = map[string]map[string]int{}
-	}
-	return s, nil
+	return &State{m}, nil
 }
 
 // pending returns the entries not yet distilled, in log order.
 func (s *State) pending(entries []dailylog.Entry) []Entry {
-	var out []Entry
-	seen := map[string]map[string]int{}
-	for _, e := range entries {
-		if seen[e.File] == nil {
-			seen[e.File] = map[string]int{}
-		}
-		n := seen[e.File][e.Hash]
-		seen[e.File][e.Hash] = n + 1
-		if n >= s.Logs[e.File][e.Hash] {
-			out = append(out, Entry{Entry: e, ID: fmt.Sprintf("%s#%s#%d", e.File, e.Hash, n)})
-		}
+	ps := s.Pending(entries)
+	out := make([]Entry, len(ps))
+	for i, p := range ps {
+		out[i] = Entry{Entry: p.Entry, ID: p.ID}
 	}
 	return out
 }
 
 // with returns a copy of s that also records entries as distilled.
 func (s *State) with(entries []Entry) *State {
-	out := newState()
-	for f, m := range s.Logs {
-		out.Logs[f] = make(map[string]int, len(m))
-		for h, n := range m {
-			out.Logs[f][h] = n
-		}
+	es := make([]dailylog.Entry, len(entries))
+	for i, e := range entries {
+		es[i] = e.Entry
 	}
-	for _, e := range entries {
-		if out.Logs[e.File] == nil {
-			out.Logs[e.File] = map[string]int{}
-		}
-		out.Logs[e.File][e.Hash]++
-	}
-	return out
+	return &State{s.With(es)}
 }
 
-func (s *State) bytes() ([]byte, error) {
-	data, err := json.MarshalIndent(s, "", " ")
-	if err != nil {
-		return nil, fmt.Errorf("encode dream state: %w", err)
-	}
-	return append(data, '\n'), nil
-}
+func (s *State) bytes() ([]byte, error) { return s.Bytes() }
 
 // journal is the intent record of one dream: every file operation it is
 // about to make, with the final bytes. It is written atomically before
@@ -205,27 +166,6 @@ func writeJournal(dir string, j *journal) error {
 		return fmt.Errorf("encode dream journal: %w", err)
 	}
 	return atomicfile.WriteFile(filepath.Join(dir, journalPath), data, 0o644)
-}
-
-// Distilled reports, for entries as dailylog.Read returns them (whole
-// files, in order), whether a dream of the memory directory dir has
-// distilled each one.
-func Distilled(dir string, entries []dailylog.Entry) ([]bool, error) {
-	s, err := loadState(dir)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]bool, len(entries))
-	seen := map[string]map[string]int{}
-	for i, e := range entries {
-		if seen[e.File] == nil {
-			seen[e.File] = map[string]int{}
-		}
-		n := seen[e.File][e.Hash]
-		seen[e.File][e.Hash] = n + 1
-		out[i] = n < s.Logs[e.File][e.Hash]
-	}
-	return out, nil
 }
 
 // absent is the digest of a file that does not exist.

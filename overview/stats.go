@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/dailylog"
+	"github.com/memdir/memdir/distilled"
 	"github.com/memdir/memdir/dream"
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
@@ -153,7 +154,7 @@ func pendingEntries(dir string) (int, error) {
 	if err != nil || len(entries) == 0 {
 		return 0, err
 	}
-	done, err := dream.Distilled(dir, entries)
+	done, err := distilled.Of(dir, entries)
 	if err != nil {
 		return len(entries), nil // a damaged dream state distills everything again
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/dailylog"
-	"github.com/memdir/memdir/dream"
+	"github.com/memdir/memdir/distilled"
 	"github.com/memdir/memdir/memgit"
 	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
@@ -151,7 +151,7 @@ func (r *Reader) logEvents(q TimelineQuery, in func(time.Time) bool) ([]Event, e
 	if err != nil {
 		return nil, err
 	}
-	done, err := dream.Distilled(r.Dir.Path, entries)
+	done, err := distilled.Of(r.Dir.Path, entries)
 	if err != nil {
 		done = make([]bool, len(entries)) // a damaged dream state: show every entry as waiting
 	}

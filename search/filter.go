@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/dailylog"
-	"github.com/memdir/memdir/dream"
+	"github.com/memdir/memdir/distilled"
 	"github.com/memdir/memdir/typesx"
 )
 
@@ -96,7 +96,7 @@ func (ix *Index) distilled(v *view) map[int32]bool {
 	if len(entries) == 0 {
 		return nil
 	}
-	done, err := dream.Distilled(ix.dir.Path, entries)
+	done, err := distilled.Of(ix.dir.Path, entries)
 	if err != nil {
 		return nil
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/dailylog"
-	"github.com/memdir/memdir/dream"
+	"github.com/memdir/memdir/distilled"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/overview"
 )
@@ -100,7 +100,7 @@ func pendingEntries(dir string) ([]dailylog.Entry, int) {
 	if err != nil || len(entries) == 0 {
 		return nil, 0
 	}
-	done, err := dream.Distilled(dir, entries)
+	done, err := distilled.Of(dir, entries)
 	if err != nil {
 		done = make([]bool, len(entries))
 	}

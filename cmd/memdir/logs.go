@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memdir/memdir/dailylog"
-	"github.com/memdir/memdir/dream"
+	"github.com/memdir/memdir/distilled"
 	"github.com/memdir/memdir/memdir"
 )
 
@@ -67,7 +67,7 @@ func runLogs(a *app, opts logsOptions) error {
 	for _, p := range problems {
 		a.warn("%s", p)
 	}
-	done, err := dream.Distilled(ws.Dir.Path, entries)
+	done, err := distilled.Of(ws.Dir.Path, entries)
 	if err != nil {
 		return err
 	}
