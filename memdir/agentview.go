@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"sync"
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/frontmatter"
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // AgentIndex returns MEMORY.md as an agent may see it: lines that point
@@ -56,6 +58,12 @@ func (d *Dir) AgentIndex(caps index.Caps) ([]byte, error) {
 // private ones.
 func (d *Dir) privateAmong(files []string) map[string]bool {
 	const workers = 4
+	// One root for every file: opening it per file doubled the opens.
+	root, err := os.OpenRoot(d.Path)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
 	found := make([]bool, len(files))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -64,7 +72,7 @@ func (d *Dir) privateAmong(files []string) map[string]bool {
 			defer wg.Done()
 			buf := make([]byte, 4096)
 			for i := w; i < len(files); i += workers {
-				found[i] = d.isPrivate(files[i], buf)
+				found[i] = d.isPrivate(root, files[i], buf)
 			}
 		}(w)
 	}
@@ -81,15 +89,16 @@ func (d *Dir) privateAmong(files []string) map[string]bool {
 	return private
 }
 
-// isPrivate reads the start of a topic file into buf and reports whether
-// its frontmatter says private: true. A file that cannot be read is not
-// private: the index line stays, and lint reports it as dangling. Only a
-// frontmatter longer than buf costs a second, whole read.
-func (d *Dir) isPrivate(file string, buf []byte) bool {
+// isPrivate reads the start of a topic file (inside root, the memory
+// directory) into buf and reports whether its frontmatter says private:
+// true. A file that cannot be read is not private: the index line stays,
+// and lint reports it as dangling. Only a frontmatter longer than buf
+// costs a second, whole read.
+func (d *Dir) isPrivate(root *os.Root, file string, buf []byte) bool {
 	if strings.ContainsAny(file, `/\`) {
 		return false
 	}
-	f, err := atomicfile.OpenInside(d.Path, file) // never through a link out
+	f, err := untrusted.OpenFileIn(root, file, os.O_RDONLY, 0) // never through a link out
 	if err != nil {
 		return false
 	}

@@ -18,7 +18,7 @@ func run(args []string, in io.Reader, out, errw io.Writer, getenv func(string) s
 		return exitCode(err)
 	}
 	a := &app{in: in, out: out, errw: errw, getenv: getenv, now: now, wall: time.Now}
-	root := newRootCmd(a)
+	root := newRootCmdFor(a, calledCommands(args))
 	root.SetArgs(args)
 	root.SetIn(in)
 	root.SetOut(out)
@@ -44,7 +44,13 @@ func run(args []string, in io.Reader, out, errw io.Writer, getenv func(string) s
 	return exitCode(err)
 }
 
-func newRootCmd(a *app) *cobra.Command {
+// newRootCmd returns memdir's command tree, every command in it.
+func newRootCmd(a *app) *cobra.Command { return newRootCmdFor(a, nil) }
+
+// newRootCmdFor returns memdir's command tree with only the top-level
+// commands only names (every one when only is nil): building all 36 with
+// their flags is a third of a short command's start-up.
+func newRootCmdFor(a *app, only map[string]bool) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "memdir",
 		Short: "Memory for AI coding agents, as plain markdown files",
@@ -72,44 +78,11 @@ Examples:
 	pf.StringVar(&a.dirFlag, "dir", "", "memory directory to use (overrides MEMDIR_DIR and the dir setting)")
 	pf.StringVar(&a.cwdFlag, "cwd", "", "act as if memdir was started in this directory")
 	pf.BoolVar(&a.json, "json", false, "print the result as JSON (commands with no result to print refuse it)")
-	root.AddCommand(
-		newPathCmd(a),
-		newInitCmd(a),
-		newAddCmd(a),
-		newListCmd(a),
-		newShowCmd(a),
-		newEditCmd(a),
-		newRmCmd(a),
-		newResolveCmd(a),
-		newIndexCmd(a),
-		newLintCmd(a),
-		newLogsCmd(a),
-		newDreamCmd(a),
-		newScheduleCmd(a),
-		newDaemonCmd(a),
-		newConfigCmd(a),
-		newContextCmd(a),
-		newInstructionsCmd(a),
-		newWatchCmd(a),
-		newHistoryCmd(a),
-		newDiffCmd(a),
-		newRestoreCmd(a),
-		newCommitCmd(a),
-		newSetupCmd(a),
-		newDoctorCmd(a),
-		newImportCmd(a),
-		newCaptureCmd(a),
-		newSearchCmd(a),
-		newRecallCmd(a),
-		newTimelineCmd(a),
-		newStatsCmd(a),
-		newTrustCmd(a),
-		newMCPCmd(a),
-		newUICmd(a),
-		newRemoteCmd(a),
-		newSyncCmd(a),
-		newVersionCmd(a),
-	)
+	for _, c := range topCommands {
+		if only == nil || only[c.name] {
+			root.AddCommand(c.new(a))
+		}
+	}
 	a.addAgentFlags(root)
 	if d := sub(root, "daemon"); d != nil {
 		d.AddCommand(newDaemonInstallCmd(a))
@@ -119,6 +92,81 @@ Examples:
 	groupsOnly(root)
 	a.completions(root)
 	return root
+}
+
+// topCommands is every top-level command by the name it is called by, in
+// the order `memdir --help` lists them within their groups
+// (TestTopCommandNames keeps the names true).
+var topCommands = []struct {
+	name string
+	new  func(*app) *cobra.Command
+}{
+	{"path", newPathCmd},
+	{"init", newInitCmd},
+	{"add", newAddCmd},
+	{"list", newListCmd},
+	{"show", newShowCmd},
+	{"edit", newEditCmd},
+	{"rm", newRmCmd},
+	{"resolve", newResolveCmd},
+	{"index", newIndexCmd},
+	{"lint", newLintCmd},
+	{"logs", newLogsCmd},
+	{"dream", newDreamCmd},
+	{"schedule", newScheduleCmd},
+	{"daemon", newDaemonCmd},
+	{"config", newConfigCmd},
+	{"context", newContextCmd},
+	{"instructions", newInstructionsCmd},
+	{"watch", newWatchCmd},
+	{"history", newHistoryCmd},
+	{"diff", newDiffCmd},
+	{"restore", newRestoreCmd},
+	{"commit", newCommitCmd},
+	{"setup", newSetupCmd},
+	{"doctor", newDoctorCmd},
+	{"import", newImportCmd},
+	{"capture", newCaptureCmd},
+	{"search", newSearchCmd},
+	{"recall", newRecallCmd},
+	{"timeline", newTimelineCmd},
+	{"stats", newStatsCmd},
+	{"trust", newTrustCmd},
+	{"mcp", newMCPCmd},
+	{"ui", newUICmd},
+	{"remote", newRemoteCmd},
+	{"sync", newSyncCmd},
+	{"version", newVersionCmd},
+}
+
+// calledCommands returns the one top-level command args call, the empty
+// set for a bare --version, or nil (build every command) when help,
+// completion, a suggestion for a mistyped name or anything unclear needs
+// them all.
+func calledCommands(args []string) map[string]bool {
+	version := false
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--dir" || arg == "--cwd":
+			i++ // the flag's value
+		case arg == "-h" || arg == "--help" || arg == "--":
+			return nil
+		case arg == "--version" || arg == "-v":
+			version = true
+		case strings.HasPrefix(arg, "-"):
+		default:
+			for _, c := range topCommands {
+				if c.name == arg {
+					return map[string]bool{arg: true}
+				}
+			}
+			return nil
+		}
+	}
+	if version {
+		return map[string]bool{}
+	}
+	return nil
 }
 
 // commandGroups sorts `memdir --help` as gh does: what a person does with
