@@ -34,10 +34,18 @@ func TestClassify(t *testing.T) {
 
 func TestDeriveName(t *testing.T) {
 	tests := []struct{ text, want string }{
-		{"remember that staging deploys need the VPN", "Staging deploys need the VPN"},
+		{"remember that staging deploys need the VPN", "Staging deploys"},
+		{"remember that staging deploys always need the corporate VPN turned on first", "Staging deploys"},
 		{"I'm a senior Go engineer, new to the React side.", "I'm a senior Go engineer"},
-		{"The on-call dashboard is at https://grafana.example.com/d/x", "The on-call dashboard"},
-		{"fyi: the build takes forty minutes on a cold cache and more", "The build takes forty minutes"},
+		{"The on-call dashboard is at https://grafana.example.com/d/x", "On-call dashboard"},
+		{"fyi: the build takes forty minutes on a cold cache and more", "Build takes forty minutes"},
+		{"remember that the iOS build requires Xcode 16.2", "iOS build"},
+		{"the design review for the search rewrite of the parser is on Friday", "Design review"},
+		{"always run make lint before pushing to main", "Run make lint before pushing"},
+		{"never commit the .env file, it holds the keys", "Never commit the .env file"},
+		{"Deploys need the VPN.", "Deploys need the VPN"},
+		{"https://example.com/a-very-long-path is the wiki", "Https://example.com/a-very-long-path is the wiki"},
+		{"remember that", "Note"},
 		{"   ", "Note"},
 		{"v1.2 ships today. More later", "V1.2 ships today"},
 	}
