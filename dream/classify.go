@@ -55,7 +55,7 @@ func classify(title, text string) (typesx.Type, string) {
 }
 
 // filler is what people put in front of a note that says nothing itself.
-var filler = lazyre.New(`(?i)^\s*(remember that|remember:|note that|note:|nb:|fyi:?|til:?|todo:|reminder:|important:)\s*`)
+var filler = lazyre.New(`(?i)^\s*(remember that|remember:|note that|note:|nb:|fyi:?|til:?|todo:|reminder:|important:)(\s+|$)`)
 
 func stripFiller(s string) string { return filler().ReplaceAllString(s, "") }
 
@@ -189,8 +189,9 @@ func capitalizeName(s string) string {
 // the filler: "remember", "always", "please", "heads up", "we".
 var nameLeadIn = lazyre.New(`(?i)^\s*(remember( to)?|don't forget( to| that)?|heads up:?|fyi|til|please|make sure( that)?|be sure to|always|we|so)\s+`)
 
-// nameStop ends the clause a name is taken from.
-var nameStop = lazyre.New(`[.;!?](\s|$)|[,:]\s|[(—]|\s-\s|\s(https?://|www\.)`)
+// nameStop ends the clause a name is taken from: at a word's end, never
+// inside one ("fn(x)" stays whole), but at a dash.
+var nameStop = lazyre.New(`[.;!?](\s|$)|[,:]\s|\s\(|—|\s-\s|\s(https?://|www\.)`)
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
