@@ -104,7 +104,7 @@ func nameWords(words []string) []string {
 		return cutWords(words, 5, 6)
 	case len(subject) == 1:
 		// "Postgres runs on port 5433": one word alone says too little.
-		return cutWords(append(subject, words[v:]...), 5, 5)
+		return cutWords(words[v-1:], 5, 5)
 	case len(subject) <= 6:
 		return subject
 	}
@@ -135,8 +135,8 @@ func cutWords(words []string, n, whole int) []string {
 // verbAt is the index of the word where a clause's predicate starts: an
 // auxiliary, an adverb in front of a verb or a common verb, -1 for none.
 // A verb form that another verb follows ("staging deploys always need",
-// "the iOS build requires") is a noun of the subject; a verb's plain form counts only after a
-// plural ("the integration tests need").
+// "the iOS build requires") is a noun of the subject; a verb's plain
+// form counts only after a plural ("the integration tests need").
 func verbAt(words []string) int {
 	for i, w := range words {
 		lw := strings.ToLower(strings.Trim(w, ",;:"))
