@@ -50,10 +50,10 @@ func TestNoteFrom(t *testing.T) {
 		text string
 		want Note
 	}{
-		{"always run go vet before committing", Note{typesx.Feedback, "Always run go vet before committing", "always run go vet before committing"}},
+		{"always run go vet before committing", Note{typesx.Feedback, "Run go vet before committing", "always run go vet before committing"}},
 		{"I prefer short commit messages", Note{typesx.User, "I prefer short commit messages", "I prefer short commit messages"}},
-		{"the runbook is at https://wiki.example.com/runbook", Note{typesx.Reference, "The runbook", "the runbook is at https://wiki.example.com/runbook"}},
-		{"the merge freeze starts on 2026-12-01", Note{typesx.Project, "The merge freeze starts on 2026-12-01", "the merge freeze starts on 2026-12-01"}},
+		{"the runbook is at https://wiki.example.com/runbook", Note{typesx.Reference, "Runbook", "the runbook is at https://wiki.example.com/runbook"}},
+		{"the merge freeze starts on 2026-12-01", Note{typesx.Project, "Merge freeze", "the merge freeze starts on 2026-12-01"}},
 	} {
 		if diff := cmp.Diff(tc.want, NoteFrom(tc.text)); diff != "" {
 			t.Errorf("NoteFrom(%q) (-want +got):\n%s", tc.text, diff)

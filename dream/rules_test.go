@@ -34,10 +34,18 @@ func TestClassify(t *testing.T) {
 
 func TestDeriveName(t *testing.T) {
 	tests := []struct{ text, want string }{
-		{"remember that staging deploys need the VPN", "Staging deploys need the VPN"},
+		{"remember that staging deploys need the VPN", "Staging deploys"},
+		{"remember that staging deploys always need the corporate VPN turned on first", "Staging deploys"},
 		{"I'm a senior Go engineer, new to the React side.", "I'm a senior Go engineer"},
-		{"The on-call dashboard is at https://grafana.example.com/d/x", "The on-call dashboard"},
-		{"fyi: the build takes forty minutes on a cold cache and more", "The build takes forty minutes"},
+		{"The on-call dashboard is at https://grafana.example.com/d/x", "On-call dashboard"},
+		{"fyi: the build takes forty minutes on a cold cache and more", "Build takes forty minutes"},
+		{"remember that the iOS build requires Xcode 16.2", "iOS build"},
+		{"the design review for the search rewrite of the parser is on Friday", "Design review"},
+		{"always run make lint before pushing to main", "Run make lint before pushing"},
+		{"never commit the .env file, it holds the keys", "Never commit the .env file"},
+		{"Deploys need the VPN.", "Deploys need the VPN"},
+		{"https://example.com/a-very-long-path is the wiki", "Https://example.com/a-very-long-path is the wiki"},
+		{"remember that", "Note"},
 		{"   ", "Note"},
 		{"v1.2 ships today. More later", "V1.2 ships today"},
 	}
@@ -84,6 +92,24 @@ func TestSupersedes(t *testing.T) {
 		{"marker without match", []string{"CI runs on Jenkins."}, "Use tabs instead of spaces.", "", "Style", -1},
 		{"note is not a key", []string{"Note: the VPN is slow"}, "Note: lunch is at noon", "", "Notes", -1},
 		{"same text", []string{"Deploy day: Tuesday"}, "Deploy day: Tuesday", "", "Deploys", -1},
+		// A subject moved to a day replaces the dated paragraph about it.
+		{"moved to a date", []string{"Merge freeze starts Thursday 2026-11-26"}, "Freeze moved to 2026-12-10.", "", "Release freeze", 0},
+		{"postponed until a relative day", []string{"Intro to the launch plan.", "The launch is on 2026-12-01."}, "The launch is postponed until next Friday.", "", "Launch", 1},
+		{"is now on a weekday", []string{"Retro happens every Tuesday at 15:00."}, "Retro is now on Thursday.", "", "Retro", 0},
+		{"now starts", []string{"Owners: the release team.", "Merge freeze starts 2026-11-26."}, "The merge freeze now starts 2026-12-10.", "", "Release freeze", 1},
+		{"has been pushed back to a month day", []string{"The beta opens December 1."}, "The beta has been pushed back to December 15.", "", "Beta", 0},
+		// Near misses: moved, but not to a day, or not about a dated paragraph.
+		{"moved to a place", []string{"The release runs on Jenkins since 2026-11-01."}, "The release moved to the new CI runner.", "", "Release", -1},
+		{"moved, another subject", []string{"Release 3.2 ships on 2026-12-01."}, "Freeze moved to 2026-12-10.", "", "Release", -1},
+		{"moved, undated paragraph", []string{"The freeze checklist is in docs/freeze.md."}, "Freeze moved to 2026-12-10.", "", "Release freeze", -1},
+		{"moved, narrower subject", []string{"Merge freeze starts 2026-11-26."}, "Feature freeze moved to 2026-12-01.", "", "Freezes", -1},
+		{"moved, two dated paragraphs", []string{"Merge freeze starts on Monday.", "Freeze ends on Friday."}, "Freeze moved to 2026-12-10.", "", "Release freeze", -1},
+		{"moved, two paragraphs of one year", []string{"Merge freeze starts 2026-11-26.", "Freeze ends 2026-12-20."}, "Freeze moved to 2026-12-10.", "", "Release freeze", -1},
+		{"moved, the paragraph sharing most words", []string{"Code freeze starts 2026-11-20.", "Merge freeze starts 2026-11-26."}, "Merge freeze moved to 2026-12-10.", "", "Freezes", 1},
+		{"we moved to a tool", []string{"The migration started 2026-11-02."}, "We moved to Postgres on Monday.", "", "Migration", -1},
+		{"a year is not a day", []string{"Merge freeze policy since 2024."}, "Freeze moved to 2026-12-10.", "", "Release freeze", -1},
+		{"may is not a month", []string{"The freeze may slip."}, "Freeze moved to 2026-12-10.", "", "Release freeze", -1},
+		{"moved to a date, same text", []string{"Freeze moved to 2026-12-10."}, "Freeze moved to 2026-12-10.", "", "Release freeze", -1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

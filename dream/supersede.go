@@ -1,6 +1,7 @@
 package dream
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/memdir/memdir/internal/lazyre"
@@ -21,7 +22,13 @@ import (
 //     sets the same key ("Deploy day: Tuesday", "The deploy day is
 //     Tuesday"); an entry titled like its topic whose text starts with
 //     "now" ("Staging URL: now https://...") sets the key its title names,
-//     and in a topic that holds a single paragraph replaces it.
+//     and in a topic that holds a single paragraph replaces it; or
+//   - it moves a subject to a date ("Freeze moved to 2026-12-10",
+//     "The launch is postponed until next Friday", "Retro is now on
+//     Thursday"), and exactly one older paragraph mentions every content
+//     word of the subject with a date of its own ("Merge freeze starts
+//     Thursday 2026-11-26"); among several, the one sharing most words
+//     with the new fact, and none on a tie.
 
 var (
 	markerAfter  = lazyre.New(`(?i)\b(instead of|rather than|in place of|no longer|replaces|replaced|supersedes|superseded)\s+(.+)`)
@@ -30,6 +37,18 @@ var (
 	keyNow       = lazyre.New(`(?i)^\s*(.{1,60}?)\s+(?:is now|are now|now is|now are|changed to|has changed to|moved to|has moved to|is moving to|switched to|has switched to)\s+(\S.*)$`)
 	keyCopula    = lazyre.New(`(?i)^\s*(.{1,60}?)\s+(?:is|are|was|were|=|:)\s+\S`)
 	nowStart     = lazyre.New(`(?i)^\s*(is\s+)?now\b`)
+	// dateMoves are the ways a fact moves its subject (group 1) to a
+	// day (group 2).
+	dateMoves = []func() *regexp.Regexp{
+		lazyre.New(`(?i)^\s*(.{1,60}?)\s+(?:(?:has been|have been|was|were|is|are|got|gets|has|have)\s+)?(?:moved|postponed|pushed(?: back| out)?|delayed|rescheduled|shifted|slipped|bumped|brought forward|changed)\s+(?:back\s+)?(?:to|until|till|for)\s+(\S.*)$`),
+		lazyre.New(`(?i)^\s*(.{1,60}?)\s+(?:is|are)\s+now\s+(\S.*)$`),
+		lazyre.New(`(?i)^\s*(.{1,60}?)\s+now\s+(?:starts|begins|ends|happens|falls|lands|is due|are due)\s+(\S.*)$`),
+	}
+	// aDate is a day, absolute or relative, as a fact names it.
+	aDate = lazyre.New(`(?i)\b(\d{4}-\d{2}-\d{2}|(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?|\d{1,2}(st|nd|rd|th)?\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|(mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|(next|this|last)\s+(week|month|quarter|year|sprint)|in\s+\d+\s+(days|weeks|months)|end of (the )?(week|month|quarter|year)|q[1-4])\b`)
+	// startsWithDate is a value that is a day: "2026-12-10", "on Friday",
+	// "the 10th of December", "next week".
+	startsWithDate = lazyre.New(`(?i)^(?:on\s+|the\s+|around\s+|early\s+|late\s+)?(\d{4}-\d{2}-\d{2}|(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?|\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)|(next\s+|this\s+)?(mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|(next|this)\s+(week|month|quarter|year|sprint)|in\s+\d+\s+(days|weeks|months)|end of (the )?(week|month|quarter|year)|q[1-4])\b`)
 )
 
 // notKeys are words before a colon that introduce a note, not a key.
@@ -130,15 +149,67 @@ func supersedes(fact string, facts []memdir.Terms, paras []string, titleKey, top
 			return 0
 		}
 	}
-	if key == "" {
-		return -1
-	}
-	for i := len(paras) - 1; i >= 0; i-- {
-		if setsKey(paras[i], key) && squash(paras[i]) != squash(fact) {
-			return i
+	if key != "" {
+		for i := len(paras) - 1; i >= 0; i-- {
+			if setsKey(paras[i], key) && squash(paras[i]) != squash(fact) {
+				return i
+			}
 		}
 	}
-	return -1
+	return movedDate(fact, newWords, facts, paras)
+}
+
+// movedSubject returns the content words of the subject a fact moves to
+// a day, or nil.
+func movedSubject(fact string) memdir.Terms {
+	line := firstLine(fact)
+	for _, re := range dateMoves {
+		if m := re().FindStringSubmatch(line); m != nil && startsWithDate().MatchString(m[2]) {
+			if x := memdir.TermsOf(m[1]); len(x) > 0 && len(x) <= 6 {
+				return x
+			}
+		}
+	}
+	return nil
+}
+
+// movedDate returns the paragraph a fact that moves its subject to a day
+// replaces: the one dated paragraph about that subject, or among several
+// the one sharing most words (not numbers) with the fact; -1 for none or
+// a tie.
+func movedDate(fact string, newWords memdir.Terms, facts []memdir.Terms, paras []string) int {
+	x := movedSubject(fact)
+	if x == nil {
+		return -1
+	}
+	best, bestShared, tie := -1, -1, false
+	for i, pw := range facts {
+		if !containsAll(pw, x) || !aDate().MatchString(paras[i]) || squash(paras[i]) == squash(fact) {
+			continue
+		}
+		switch s := sharedWords(pw, newWords); {
+		case s > bestShared:
+			best, bestShared, tie = i, s, false
+		case s == bestShared:
+			tie = true
+		}
+	}
+	if tie {
+		return -1
+	}
+	return best
+}
+
+// sharedWords counts the terms a and b share, but numbers: two dates
+// sharing a year say nothing of their subject.
+func sharedWords(a, b memdir.Terms) int {
+	n := 0
+	for w := range a {
+		if b[w] > 0 && strings.Trim(w, "0123456789") != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func containsAll(set, sub memdir.Terms) bool {

@@ -4,8 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/memdir"
 )
 
 func TestGeminiFacts(t *testing.T) {
@@ -62,5 +66,34 @@ func TestMCPMemoryRelations(t *testing.T) {
 	}
 	if want := "\nRelations:\n- employs A B\n"; mems[1].Text != want {
 		t.Errorf("second text = %q, want %q", mems[1].Text, want)
+	}
+}
+
+// TestImportProgress checks that an import of N memories reports each
+// one once, in order, whatever becomes of it: added, copied, an index
+// note, or skipped as invalid.
+func TestImportProgress(t *testing.T) {
+	for _, dry := range []bool{false, true} {
+		t.Run(map[bool]string{false: "write", true: "dry-run"}[dry], func(t *testing.T) {
+			d := memdir.Open(filepath.Join(t.TempDir(), "mem"), memdir.Live)
+			raw := []byte("---\nname: Copied\ndescription: copied byte for byte\ntype: user\n---\n\nI like tea.\n")
+			mems := []Memory{
+				{Source: "a", Type: "project", Name: "Deploy host", Text: "The deploy host is alpha."},
+				{Source: "b", File: "user_copied.md", Raw: raw},
+				{Source: "c", File: index.IndexName, Text: "A note written straight into the index"},
+				{Source: "d", Type: "project", Name: "", Text: ""}, // invalid: skipped
+				{Source: "e", Name: "Testing policy", Text: "Integration tests hit a real database."},
+			}
+			var got [][2]int
+			_, err := Import(d, Claude, "src", mems, nil, Options{DryRun: dry, Now: time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC),
+				Progress: func(done, total int) { got = append(got, [2]int{done, total}) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := [][2]int{{1, 5}, {2, 5}, {3, 5}, {4, 5}, {5, 5}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("progress calls (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -28,6 +28,9 @@ type Options struct {
 	// Now is the import's time: the day relative dates resolve against
 	// when a memory has no date of its own.
 	Now time.Time
+	// Progress, when set, hears after each memory how many of them the
+	// import has written (or skipped) so far (a terminal's progress line).
+	Progress func(done, total int)
 }
 
 // Item is one memory in the report.
@@ -76,29 +79,16 @@ func Import(d *memdir.Dir, kind Kind, source string, mems []Memory, skips []Skip
 		}
 	}
 	var copied []string
-	for _, m := range mems {
-		if m.File == index.IndexName {
-			n, err := AddIndexLines(d, strings.Split(m.Text, "\n"), o.DryRun)
-			if err != nil {
-				return r, err
-			}
-			r.IndexLines += n
-			continue
-		}
-		file, ok, err := copyTopic(d, m, o.DryRun)
-		switch {
-		case err != nil:
+	for i, m := range mems {
+		file, err := importOne(d, m, o, &r)
+		if err != nil {
 			return r, err
-		case ok:
-			r.Created = append(r.Created, Item{Source: m.Source, File: file})
+		}
+		if file != "" {
 			copied = append(copied, file)
-			continue
-		case file != "":
-			r.Skipped = append(r.Skipped, Item{Source: m.Source, File: file, Reason: "already in memory, byte for byte"})
-			continue
 		}
-		if err := add(d, m, o, &r); err != nil {
-			return r, err
+		if o.Progress != nil {
+			o.Progress(i+1, len(mems))
 		}
 	}
 	if len(copied) > 0 && !o.DryRun {
@@ -107,6 +97,28 @@ func Import(d *memdir.Dir, kind Kind, source string, mems []Memory, skips []Skip
 		}
 	}
 	return r, nil
+}
+
+// importOne writes one memory into d and records it in r; it returns
+// the file it copied byte for byte (for the store to reconcile), if any.
+func importOne(d *memdir.Dir, m Memory, o Options, r *Report) (copied string, err error) {
+	if m.File == index.IndexName {
+		n, err := AddIndexLines(d, strings.Split(m.Text, "\n"), o.DryRun)
+		r.IndexLines += n
+		return "", err
+	}
+	file, ok, err := copyTopic(d, m, o.DryRun)
+	switch {
+	case err != nil:
+		return "", err
+	case ok:
+		r.Created = append(r.Created, Item{Source: m.Source, File: file})
+		return file, nil
+	case file != "":
+		r.Skipped = append(r.Skipped, Item{Source: m.Source, File: file, Reason: "already in memory, byte for byte"})
+		return "", nil
+	}
+	return "", add(d, m, o, r)
 }
 
 // copyTopic copies a Claude topic file byte for byte when memdir has no

@@ -3,6 +3,7 @@ package memsync
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -117,19 +118,20 @@ func (s *syncer) commit(parent string, changes, blobs map[string][]byte) (string
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
+	fed := &stepReader{r: &b, step: s.progress.step, ends: make([]int, 0, len(paths))}
 	for _, p := range paths {
-		data := changes[p]
-		if data == nil {
+		if data := changes[p]; data == nil {
 			fmt.Fprintf(&b, "D %s\n", p)
-			continue
+		} else {
+			fmt.Fprintf(&b, "M 100644 inline %s\ndata %d\n", p, len(data))
+			b.Write(data)
+			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "M 100644 inline %s\ndata %d\n", p, len(data))
-		b.Write(data)
-		b.WriteByte('\n')
+		fed.ends = append(fed.ends, b.Len())
 	}
 	// The commit's id comes back through the marks file: no rev-parse.
 	marks := filepath.Join(s.merger.tmp, "marks")
-	if _, err := s.g.run(&b, "fast-import", "--quiet", "--force", "--date-format=raw", "--export-marks="+marks); err != nil {
+	if _, err := s.g.run(fed, "fast-import", "--quiet", "--force", "--date-format=raw", "--export-marks="+marks); err != nil {
 		return "", err
 	}
 	data, err := os.ReadFile(marks)
@@ -142,6 +144,27 @@ func (s *syncer) commit(parent string, changes, blobs map[string][]byte) (string
 		}
 	}
 	return "", fmt.Errorf("git fast-import: marks %q", data)
+}
+
+// stepReader reads r and counts a step each time what git has read of
+// it passes the end of a file's change (ends, the offsets where each
+// ends): git fast-import writes each file as it reads it, so the steps
+// follow its work within a pipe's buffer.
+type stepReader struct {
+	r    io.Reader
+	step func()
+	ends []int
+	read int
+}
+
+func (f *stepReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	f.read += n
+	for len(f.ends) > 0 && f.ends[0] <= f.read {
+		f.ends = f.ends[1:]
+		f.step()
+	}
+	return n, err
 }
 
 // storeBlobs stores blobs in memdir's repository, with no commit.

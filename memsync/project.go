@@ -70,6 +70,7 @@ type projectSync struct {
 	repo         string
 	incoming     []HeldFile // what the remote sent and the sync held back
 	heldBefore   []HeldFile // as the last sync recorded them
+	progress     *counter   // counts the files merged, pushed and written
 }
 
 // readLocal reads the synced files of the memory directory, except those
@@ -164,6 +165,7 @@ func (p *projectSync) mergeAll() error {
 	p.writes = map[string][]byte{}
 	p.push = map[string][]byte{}
 	names := p.names()
+	p.progress.add(len(names))
 	// Local files that differ from the remote's are checked before any
 	// decision, so an index can leave out the entries of those kept here.
 	// Topics first: an index is scanned without the entries of topics
@@ -195,6 +197,7 @@ func (p *projectSync) mergeAll() error {
 	}
 	for _, n := range names {
 		err := p.mergeFile(n)
+		p.progress.step()
 		if errors.Is(err, untrusted.ErrTooLarge) {
 			// Left where it is, on both sides: one oversized file does
 			// not stop every other file's sync.
@@ -205,7 +208,11 @@ func (p *projectSync) mergeAll() error {
 			return fmt.Errorf("%s: %w", n, err)
 		}
 	}
-	return p.reconcileIndex()
+	if err := p.reconcileIndex(); err != nil {
+		return err
+	}
+	p.progress.add(len(p.push) + len(p.writes))
+	return nil
 }
 
 // localSide is what this machine offers the remote for a file: nothing

@@ -52,6 +52,12 @@ type Options struct {
 	LockTimeout time.Duration
 	// Now stamps commits; time.Now when nil.
 	Now func() time.Time
+	// Progress, when set, hears how far the sync has come, in steps: a
+	// file merged (every file of either side), a file written into the
+	// commit pushed, a file written into memory. The total grows as each
+	// project's merge is decided; a round that starts again (the remote
+	// moved meanwhile) counts again from 0.
+	Progress func(done, total int)
 }
 
 // Result is what a sync did.
@@ -185,6 +191,30 @@ type syncer struct {
 	personal bool
 	g        *git
 	merger   *merger
+	progress *counter // this round's
+}
+
+// counter counts a round's steps for Options.Progress; a nil counter, or
+// one without a func, counts nothing.
+type counter struct {
+	fn          func(done, total int)
+	done, total int
+}
+
+// add adds n steps to the total.
+func (c *counter) add(n int) {
+	if c != nil && c.fn != nil && n > 0 {
+		c.total += n
+		c.fn(c.done, c.total)
+	}
+}
+
+// step counts one more step done.
+func (c *counter) step() {
+	if c != nil && c.fn != nil {
+		c.done++
+		c.fn(c.done, c.total)
+	}
 }
 
 // init creates memdir's repository when it is missing.
@@ -237,6 +267,7 @@ func (s *syncer) removeStaleLocks() {
 // cache was left at and no file moved since, there is nothing to do, and
 // the round ends there.
 func (s *syncer) round() (*Result, error) {
+	s.progress = &counter{fn: s.o.Progress}
 	// The remote answers while the directories are stamped.
 	var there string
 	asked := make(chan error, 1)

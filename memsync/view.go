@@ -143,7 +143,7 @@ func (s *syncer) project(v *view, tr *trees, cat *catFile, push map[string][]byt
 	if err != nil {
 		return nil, nil, err
 	}
-	ps := &projectSync{carries: s.carries, dir: p.Dir, folder: v.folder, base: baseTree, remote: remoteTree, cat: cat, merger: s.merger, scan: v.scan, cache: v.cache, token: token, url: s.url, repo: s.g.repo, heldBefore: HeldIncoming(p.Dir)}
+	ps := &projectSync{carries: s.carries, dir: p.Dir, folder: v.folder, base: baseTree, remote: remoteTree, cat: cat, merger: s.merger, scan: v.scan, cache: v.cache, token: token, url: s.url, repo: s.g.repo, heldBefore: HeldIncoming(p.Dir), progress: s.progress}
 	ps.res = ProjectResult{Identity: v.id, Dir: p.Dir}
 	if err := ps.readLocal(); err != nil {
 		return nil, nil, err

@@ -99,6 +99,7 @@ func (p *projectSync) write() error {
 		}
 	}
 	for _, n := range names {
+		p.progress.step()
 		data := p.writes[n]
 		expect, err := p.expect(n)
 		if err == nil {

@@ -20,6 +20,9 @@ type builder struct {
 	surfaces map[string]string
 	cur      map[string]*docTerm // the document being added
 	free     []*docTerm
+	// progress, when set, hears each source file added, of total.
+	progress func(done, total int)
+	total    int
 }
 
 // plist is one term's postings being built. main holds, per document,
@@ -50,9 +53,21 @@ func newBuilder(id, baseID uint64) *builder {
 	}
 }
 
+// WithProgress makes fn hear how many files a build of the index from
+// every file (the first search's, or after damage) has indexed, of how
+// many, and returns the index. An update of a few changed files, the
+// usual search, reports nothing.
+func (ix *Index) WithProgress(fn func(done, total int)) *Index {
+	ix.progress = fn
+	return ix
+}
+
 // addSource records a source file and returns its number.
 func (b *builder) addSource(s source) uint32 {
 	b.sources = append(b.sources, s)
+	if b.progress != nil {
+		b.progress(len(b.sources), b.total)
+	}
 	return uint32(len(b.sources) - 1)
 }
 

@@ -20,8 +20,9 @@ const (
 // search and rebuilt whenever it is missing or damaged. Many processes may
 // use one index at once.
 type Index struct {
-	dir *memdir.Dir
-	sem Semantic // nil: words alone
+	dir      *memdir.Dir
+	sem      Semantic              // nil: words alone
+	progress func(done, total int) // hears a build from every file (WithProgress)
 }
 
 // Open returns the index of a memory directory. Nothing is read until it

@@ -113,6 +113,7 @@ func (ix *Index) rebuild(sc *scan) (*segment, error) {
 		sc = scanFiles(ix.dir.Path, nil, nil)
 	}
 	b := newBuilder(rand.Uint64(), 0)
+	b.progress, b.total = ix.progress, len(sc.changed)
 	ix.addFiles(b, sc, sc.changed)
 	return ix.save(b, 0)
 }

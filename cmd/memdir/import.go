@@ -9,11 +9,13 @@ import (
 
 	"github.com/memdir/memdir/importer"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/progress"
 )
 
 type importOptions struct {
 	from   string
 	dryRun bool
+	quiet  bool
 }
 
 func newImportCmd(a *app) *cobra.Command {
@@ -43,16 +45,22 @@ date, and what looks like a credential is skipped. Nothing at the source is
 changed. A second import of the same source changes nothing. docs/import.md
 lists each format and the release it was read from.
 
+It prints a line per memory, then the counts (--quiet: the counts alone);
+on a terminal, an import that takes over a second shows its progress on
+standard error.
+
 Examples:
   memdir import ~/.claude/projects/-home-me-app/memory
   memdir import ~/.gemini/GEMINI.md --dry-run
-  memdir import memory.jsonl --from mcp-memory --json`,
+  memdir import memory.jsonl --from mcp-memory --json
+  memdir import ~/.claude/projects --quiet`,
 		Args: exactArgs(1, "one PATH to import from"),
 		RunE: func(_ *cobra.Command, args []string) error { return runImport(a, opts, args[0]) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.from, "from", "", "the kind of source: claude, gemini, mcp-memory, basic-memory, mem0, claude-mem (default: told from PATH)")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "say what would be imported; write nothing")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print the counts only, not a line per memory")
 	return cmd
 }
 
@@ -93,7 +101,7 @@ func runImport(a *app, opts importOptions, path string) error {
 	if a.json {
 		return a.writeJSON(rep)
 	}
-	printImport(a, rep)
+	printImport(a, rep, opts.quiet)
 	return nil
 }
 
@@ -105,11 +113,28 @@ func importInto(a *app, d *memdir.Dir, kind importer.Kind, path string, mems []i
 		live.Mode = memdir.Live
 		d = &live
 	}
-	return importer.Import(d, kind, path, mems, skips, importer.Options{DryRun: dry, Now: a.now()})
+	bar := progress.New(a.errw, "import", "memories", len(mems))
+	defer bar.Done()
+	return importer.Import(d, kind, path, mems, skips, importer.Options{DryRun: dry, Now: a.now(),
+		Progress: func(int, int) { bar.Add(1) }})
 }
 
-// printImport writes the report: one line a memory, then the summary.
-func printImport(a *app, r importer.Report) {
+// printImport writes the report: one line a memory (unless quiet), then
+// the summary.
+func printImport(a *app, r importer.Report, quiet bool) {
+	if !quiet {
+		printImportItems(a, r)
+	}
+	tail := ""
+	if r.DryRun {
+		tail = " (--dry-run: nothing was written)"
+	}
+	fmt.Fprintf(a.out, "%s from %s: %s%s\n", strings.TrimSpace(string(r.Kind)), r.Source, r.Summary(), tail)
+}
+
+// printImportItems writes a line for each memory the import created,
+// merged or skipped.
+func printImportItems(a *app, r importer.Report) {
 	verb := map[bool]string{false: "", true: "would be "}[r.DryRun]
 	for _, it := range r.Created {
 		fmt.Fprintf(a.out, "%screated %s  <- %s\n", verb, it.File, it.Source)
@@ -120,9 +145,4 @@ func printImport(a *app, r importer.Report) {
 	for _, it := range r.Skipped {
 		fmt.Fprintf(a.out, "skipped %s: %s\n", it.Source, it.Reason)
 	}
-	tail := ""
-	if r.DryRun {
-		tail = " (--dry-run: nothing was written)"
-	}
-	fmt.Fprintf(a.out, "%s from %s: %s%s\n", strings.TrimSpace(string(r.Kind)), r.Source, r.Summary(), tail)
 }

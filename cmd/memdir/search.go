@@ -13,6 +13,7 @@ import (
 	"github.com/memdir/memdir/embed"
 	"github.com/memdir/memdir/mcpserver"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/progress"
 	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/typesx"
 )
@@ -61,6 +62,9 @@ by half over a year, project topics over 90 days, log entries over 7 days)
 and a small boost for memories recalled often; a memory whose name is the
 query always comes first. Private topics are left out unless asked for.
 
+The first search builds the index from every file; on a terminal, a build
+that takes over a second shows its progress on standard error.
+
 Examples:
   memdir search kafka topic naming
   memdir search 'deploy* NOT staging' --type project --since 30d
@@ -106,11 +110,17 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 		return usagef("no memory yet at %s: `memdir add` or `memdir init` creates it", ws.Loc.Dir)
 	}
 	cfg, semantic := embed.Configured(ws.Settings, a.getenv)
+	// The first search builds the index from every file: on a terminal,
+	// a build that takes over a second shows its progress.
+	bar := progress.New(a.errw, "search index", "files", 0)
+	defer bar.Done()
+	built := barSteps(bar)
 	indexOf := func(d *memdir.Dir) *search.Index {
+		ix := search.Open(d).WithProgress(built)
 		if semantic {
-			return search.Open(d).WithSemantic(embed.New(d, cfg, a.errw))
+			return ix.WithSemantic(embed.New(d, cfg, a.errw))
 		}
-		return search.Open(d)
+		return ix
 	}
 	var hits []mcpserver.Hit
 	if ws.Dir.Exists() {
@@ -123,6 +133,7 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 			return err
 		}
 	}
+	bar.Done()
 	hits = mcpserver.MergeHits(hits, q.Limit)
 	if a.json {
 		if err := a.writeJSON(hits); err != nil || len(hits) > 0 {

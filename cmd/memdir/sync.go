@@ -12,17 +12,19 @@ import (
 	"github.com/memdir/memdir/canonical"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memsync"
+	"github.com/memdir/memdir/progress"
 	"github.com/memdir/memdir/settings"
 )
 
 // sync runs one sync of every memory directory under the home and of
-// this project's, when it lives there.
-func (a *app) sync(ctx context.Context, ws *workspace) (*memsync.Result, error) {
+// this project's, when it lives there; progress, when set, hears its
+// steps (memsync.Options.Progress).
+func (a *app) sync(ctx context.Context, ws *workspace, progress func(done, total int)) (*memsync.Result, error) {
 	home, err := canonical.Home(a.getenv, ws.Settings.TrustHome())
 	if err != nil {
 		return nil, err
 	}
-	opts := memsync.Options{Home: home, LockTimeout: ws.Dir.LockTimeout(), Now: a.now}
+	opts := memsync.Options{Home: home, LockTimeout: ws.Dir.LockTimeout(), Now: a.now, Progress: progress}
 	if ws.Loc.Source == canonical.SourceDefault && ws.Loc.Home == home {
 		opts.Projects = []memsync.Project{{Dir: ws.Loc.Dir, Root: ws.Loc.Root}}
 	}
@@ -71,6 +73,9 @@ topic, the file keeps this machine's version and the other
 is kept beside it as <name>.conflict-<id>.md. Private topics and files that
 hold a credential are never pushed. See docs/sync.md.
 
+On a terminal, a sync that takes over a second shows its progress on
+standard error, in steps: a file merged, pushed or written into memory.
+
 Exit status: 0 when synced, 1 when the sync failed (nothing was written
 into memory that the remote did not accept), 2 for bad usage, 3 when it
 synced but left a conflict copy or held back a file the remote sent
@@ -111,7 +116,9 @@ func runSync(ctx context.Context, a *app) error {
 	// One remote failing does not keep the other from syncing: each
 	// result is shown, and either failure fails the command.
 	var rep syncReport
-	rep.Result, err = a.sync(ctx, ws)
+	bar := progress.New(a.errw, "sync", "steps", 0)
+	rep.Result, err = a.sync(ctx, ws, barSteps(bar))
+	bar.Done()
 	if errors.Is(err, memsync.ErrNoRemote) {
 		err = nil
 	}
@@ -135,6 +142,17 @@ func runSync(ctx context.Context, a *app) error {
 	a.printSync(rep.Result, "")
 	a.printSync(rep.Team, "team memory ")
 	return err
+}
+
+// barSteps is a progress func that draws on bar: the total as it grows,
+// and the count back to 0 when a round starts again.
+func barSteps(bar *progress.Line) func(done, total int) {
+	last := 0
+	return func(done, total int) {
+		bar.SetTotal(total)
+		bar.Add(done - last)
+		last = done
+	}
 }
 
 // ExitConflict is memdir sync's exit status when the sync completed but
@@ -264,7 +282,7 @@ func (a *app) acceptedTeamRemote(ws *workspace) (teamRemote, bool, error) {
 // remote is accepted, and logs one line about each; with no remote it
 // does nothing and logs nothing.
 func (a *app) syncRound(ctx context.Context, ws *workspace, log func(string)) {
-	res, err := a.sync(ctx, ws)
+	res, err := a.sync(ctx, ws, nil)
 	a.logSync(ctx, "sync", res, err, log)
 	res, err = a.teamSync(ctx, ws)
 	a.logSync(ctx, "sync team memory", res, err, log)
