@@ -57,8 +57,9 @@ func (o *Options) AcceptedTeamRemote(ws *Workspace) (tr TeamRemote, ok bool, err
 // SyncTeam syncs the project's team memory through its team remote: nil,
 // nil unless the project proposes one and the user accepted it. Team
 // memory a first sync brings from the remote is made with its
-// .gitignore, as a first team add makes it.
-func (o *Options) SyncTeam(ctx context.Context, ws *Workspace) (*memsync.Result, error) {
+// .gitignore, as a first team add makes it. progress, when set, hears
+// the sync's steps (memsync.Options.Progress).
+func (o *Options) SyncTeam(ctx context.Context, ws *Workspace, progress func(done, total int)) (*memsync.Result, error) {
 	tr, ok, err := o.AcceptedTeamRemote(ws)
 	if !ok || err != nil {
 		return nil, err
@@ -73,7 +74,7 @@ func (o *Options) SyncTeam(ctx context.Context, ws *Workspace) (*memsync.Result,
 		return nil, err
 	}
 	existed := t.Dir.Exists()
-	opts := memsync.Options{Home: tr.Home, LockTimeout: t.Dir.LockTimeout(), Now: o.now(),
+	opts := memsync.Options{Home: tr.Home, LockTimeout: t.Dir.LockTimeout(), Now: o.now(), Progress: progress,
 		Projects: []memsync.Project{{Dir: t.Dir.Path, Root: ws.WorkTree(), Identity: tr.Project}}}
 	res, err := memsync.SyncTeam(ctx, opts, tr.Proposed)
 	if err != nil {

@@ -32,9 +32,11 @@ func (a *app) sync(ctx context.Context, ws *workspace, progress func(done, total
 }
 
 // teamSync syncs the project's team memory through its accepted team
-// remote (workspace.SyncTeam).
+// remote (workspace.SyncTeam), with its own progress line.
 func (a *app) teamSync(ctx context.Context, ws *workspace) (*memsync.Result, error) {
-	return a.resolver().SyncTeam(ctx, ws)
+	bar := progress.New(a.errw, "team sync", "steps", 0)
+	defer bar.Done()
+	return a.resolver().SyncTeam(ctx, ws, barSteps(bar))
 }
 
 // syncReport is what `memdir sync --json` prints: the personal sync's
