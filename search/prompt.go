@@ -70,22 +70,24 @@ func (ix *Index) ForPrompt(ctx context.Context, prompt string, o PromptOptions) 
 	if n < minPromptWords {
 		return "", nil, nil
 	}
-	hits, err := ix.Search(ctx, Query{Text: prompt, Limit: promptCandidates, NoRecall: true, DirsOnly: true, Rarest: promptWords})
+	seen := ix.sessionFiles(o.Session)
+	need := float64(min(n, max(minMatched, min(3, (n+1)/2))))
+	// Only the memories recall may give are read for their hits, and no
+	// more than it gives.
+	admit := func(h Hit, admitted int) bool {
+		return admitted < maxPromptHits && !h.Private && h.Coverage*float64(n)+1e-9 >= need &&
+			!slices.Contains(seen, h.File) && !(o.Loaded != nil && h.Kind == kindTopic && o.Loaded(h.File))
+	}
+	hits, err := ix.Search(ctx, Query{Text: prompt, Limit: promptCandidates, NoRecall: true, DirsOnly: true,
+		Rarest: promptWords, admit: admit})
 	if err != nil {
 		return "", nil, err
 	}
-	seen := ix.sessionFiles(o.Session)
 	var out []Hit
 	text := PromptHeader
-	need := float64(min(n, max(minMatched, min(3, (n+1)/2))))
 	for _, h := range hits {
-		switch {
-		case h.Private, h.Coverage*float64(n)+1e-9 < need, slices.Contains(seen, h.File),
-			o.Loaded != nil && h.Kind == kindTopic && o.Loaded(h.File):
-			continue
-		}
 		line := PromptLine(h)
-		if len(out) == maxPromptHits || len(text)+1+len(line) > o.Budget {
+		if len(text)+1+len(line) > o.Budget {
 			break
 		}
 		text += "\n" + line
@@ -183,4 +185,17 @@ func (ix *Index) rememberGiven(session string, seen []string, hits []Hit) {
 	for _, a := range all[:max(0, len(all)-maxSessions)] {
 		_ = os.Remove(filepath.Join(ix.dir.Path, filepath.FromSlash(PromptStateDir), a.name))
 	}
+}
+
+// brief is what the index alone says of a ranked memory, for
+// Query.admit: its file, kind, privacy and coverage. The file's name
+// points into the index's bytes.
+func (ix *Index) brief(v *view, r ranked) Hit {
+	s, x := v.at(r.g)
+	h := s.head(x)
+	kind := kindTopic
+	if s.srcKind(int(h.src)) == srcLog {
+		kind = kindLog
+	}
+	return Hit{File: s.srcPath(int(h.src)), Kind: kind, Private: h.private, Coverage: r.cover}
 }
