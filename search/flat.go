@@ -1,5 +1,7 @@
 package search
 
+import "math"
+
 // flat evaluates the commonest query, plain words side by side (a
 // prompt, a search of a few words), in one pass over each word's
 // postings, and returns what eval returns for it: the documents that have
@@ -21,6 +23,9 @@ func (e *evaluator) flat(root *node, limit int) (strict, loose []match, ok bool)
 	if root.kind == nAnd {
 		kids, relax = root.kids, root.implicit
 	}
+	if len(kids) > math.MaxUint8 {
+		return nil, nil, false
+	}
 	for _, k := range kids {
 		if k.kind != nTerm {
 			return nil, nil, false
@@ -30,25 +35,39 @@ func (e *evaluator) flat(root *node, limit int) (strict, loose []match, ok bool)
 	for _, s := range e.v.segs {
 		n += s.ndoc()
 	}
-	score, words := make([]float64, n), make([]float64, n)
-	held := make([]int32, n)
-	var buf []posted
-	for _, k := range kids {
-		buf = e.posted(k.text, buf[:0])
-		e.add(buf, k.weight, score, words, held)
+	// held counts the words a document has, halves those of them that
+	// are near spellings (fuzzyWords of a word each: the sum eval makes).
+	score := make([]float64, n)
+	held, halves := make([]uint8, n), make([]uint8, n)
+	lists := make([][]postings, len(kids))
+	most := 0
+	for i, k := range kids {
+		lists[i] = e.lists(k.text)
+		size := 0
+		for _, p := range lists[i] {
+			size += p.n
+		}
+		most = max(most, size)
 	}
-	kept := func(g int) bool { return held[g] > 0 && e.keep(int32(g)) }
-	for g := range n {
-		if held[g] == int32(len(kids)) && kept(g) {
-			strict = append(strict, match{doc: int32(g), score: score[g], words: words[g]})
+	buf := make([]posted, 0, most)
+	for i, k := range kids {
+		buf = e.posted(lists[i], buf[:0])
+		e.add(buf, k.weight, score, held, halves)
+	}
+	match := func(g int) match {
+		return match{doc: int32(g), score: score[g], words: float64(held[g]-halves[g]) + fuzzyWords*float64(halves[g])}
+	}
+	for g := range score {
+		if int(held[g]) == len(kids) && e.keep(int32(g)) {
+			strict = append(strict, match(g))
 		}
 	}
 	if len(strict) >= limit || !relax {
 		return strict, nil, true
 	}
-	for g := range n {
-		if held[g] > 0 && held[g] < int32(len(kids)) && kept(g) {
-			loose = append(loose, match{doc: int32(g), score: score[g], words: words[g]})
+	for g := range score {
+		if held[g] > 0 && int(held[g]) < len(kids) && e.keep(int32(g)) {
+			loose = append(loose, match(g))
 		}
 	}
 	return strict, loose, true
@@ -60,11 +79,20 @@ type posted struct {
 	tf [numFields]uint32
 }
 
-// posted appends the live documents that have term, kept or not (as
-// termTF reads them, before keep), to buf.
-func (e *evaluator) posted(term string, buf []posted) []posted {
+// lists are the postings of term in each segment.
+func (e *evaluator) lists(term string) []postings {
+	ps := make([]postings, len(e.v.segs))
 	for i, s := range e.v.segs {
-		p := s.lookup(term)
+		ps[i] = s.lookup(term)
+	}
+	return ps
+}
+
+// posted appends the live documents of a word's postings, kept or not
+// (as termTF reads them, before keep), to buf.
+func (e *evaluator) posted(lists []postings, buf []posted) []posted {
+	for i, s := range e.v.segs {
+		p := &lists[i]
 		for p.next() {
 			if int(p.doc) >= s.ndoc() || e.v.dead[i][p.doc] {
 				continue
@@ -77,20 +105,21 @@ func (e *evaluator) posted(term string, buf []posted) []posted {
 
 // add scores one word in the documents that have it, as leaf and weigh
 // do, and adds it to their sums.
-func (e *evaluator) add(ps []posted, weight float64, score, words []float64, held []int32) {
+func (e *evaluator) add(ps []posted, weight float64, score []float64, held, halves []uint8) {
 	if len(ps) == 0 {
 		return
 	}
 	idf := e.idf(len(ps))
 	for i := range ps {
-		s, x := e.v.at(ps[i].g)
+		g := ps[i].g
+		s, x := e.v.at(g)
 		lens := s.lens(x)
-		sc, w := idf*e.saturate(&ps[i].tf, &lens), 1.0
+		sc := idf * e.saturate(&ps[i].tf, &lens)
 		if weight != 0 {
-			sc, w = sc*weight, fuzzyWords
+			sc *= weight
+			halves[g]++
 		}
-		score[ps[i].g] += sc
-		words[ps[i].g] += w
-		held[ps[i].g]++
+		score[g] += sc
+		held[g]++
 	}
 }
