@@ -70,7 +70,7 @@ func (ix *Index) ForPrompt(ctx context.Context, prompt string, o PromptOptions) 
 	if n < minPromptWords {
 		return "", nil, nil
 	}
-	seen := ix.sessionFiles(o.Session)
+	seen, known := ix.sessionFiles(o.Session)
 	need := float64(min(n, max(minMatched, min(3, (n+1)/2))))
 	// Only the memories recall may give are read for their hits, and no
 	// more than it gives.
@@ -96,7 +96,7 @@ func (ix *Index) ForPrompt(ctx context.Context, prompt string, o PromptOptions) 
 	if len(out) == 0 {
 		return "", nil, nil
 	}
-	ix.rememberGiven(o.Session, seen, out)
+	ix.rememberGiven(o.Session, seen, out, !known)
 	return text, out, nil
 }
 
@@ -141,21 +141,23 @@ func sessionFile(session string) string {
 	return PromptStateDir + "/" + hex.EncodeToString(sum[:12])
 }
 
-// sessionFiles lists the files a session was given.
-func (ix *Index) sessionFiles(session string) []string {
+// sessionFiles lists the files a session was given, and whether the
+// session has a list.
+func (ix *Index) sessionFiles(session string) ([]string, bool) {
 	if session == "" {
-		return nil
+		return nil, false
 	}
 	data, err := atomicfile.ReadInside(ix.dir.Path, sessionFile(session))
 	if err != nil || len(data) > 64<<10 {
-		return nil
+		return nil, err == nil
 	}
-	return strings.Fields(string(data))
+	return strings.Fields(string(data)), true
 }
 
-// rememberGiven adds the hits to the session's list and drops the oldest
-// sessions past maxSessions. Failing to record is no failure of recall.
-func (ix *Index) rememberGiven(session string, seen []string, hits []Hit) {
+// rememberGiven adds the hits to the session's list and, when the
+// session is new, drops the oldest sessions past maxSessions. Failing to
+// record is no failure of recall.
+func (ix *Index) rememberGiven(session string, seen []string, hits []Hit, isNew bool) {
 	if session == "" {
 		return
 	}
@@ -167,6 +169,9 @@ func (ix *Index) rememberGiven(session string, seen []string, hits []Hit) {
 		return
 	}
 	_ = atomicfile.WriteInside(ix.dir.Path, sessionFile(session), []byte(strings.Join(seen, "\n")+"\n"), atomicfile.Options{Perm: 0o644})
+	if !isNew {
+		return // no more sessions than before
+	}
 	ents, err := os.ReadDir(filepath.Join(ix.dir.Path, filepath.FromSlash(PromptStateDir)))
 	if err != nil || len(ents) <= maxSessions {
 		return
