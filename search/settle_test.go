@@ -62,7 +62,7 @@ func TestSettledNeedsNewStampsNoneRacy(t *testing.T) {
 // the files were written would: every stamp the files' own, none racy
 // (files written by a test are all racy for a while, and a racy file is
 // read again, and the index saved, by every search).
-func settledIndex(t *testing.T, ix *Index) {
+func settledIndex(t testing.TB, ix *Index) {
 	t.Helper()
 	// The state directory first: making it moves the directory's stamp.
 	if err := os.MkdirAll(filepath.Join(ix.dir.Path, StateDir), 0o755); err != nil {
