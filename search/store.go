@@ -67,10 +67,10 @@ func (ix *Index) bringUp(hold, dirsOnly bool) (*current, error) {
 		}
 	}
 	var sc *scan
-	if k, dirs := knownOf(base, delta), dirsOf(base, delta); dirsOnly && k != nil && !dirsChanged(ix.dir.Path, dirs) {
-		sc = &scan{dirs: dirs}
+	if dirs := dirsOf(base, delta); dirsOnly && base != nil && !dirsChanged(ix.dir.Path, dirs) {
+		sc = &scan{dirs: dirs} // no file compared: the sources are not merged either
 	} else {
-		sc = scanFiles(ix.dir.Path, k, dirs)
+		sc = scanFiles(ix.dir.Path, knownOf(base, delta), dirs)
 	}
 	cur := &current{base: base, delta: delta, scan: sc}
 	var err error
