@@ -11,8 +11,9 @@ import (
 )
 
 // TestFlatMatchesEval runs random queries of plain words through flat
-// and through eval, over an index with a delta (documents masked), a
-// private topic and log entries, under several filters: both must return
+// and through eval, over an index with a delta (documents masked) and
+// over its base alone, with a private topic and log entries, under
+// several filters: both must return
 // the same documents with the same scores and word counts, bit for bit.
 func TestFlatMatchesEval(t *testing.T) {
 	d := benchDir(t, 300)
@@ -58,10 +59,13 @@ func TestFlatMatchesEval(t *testing.T) {
 	terms = append(terms, "zzabsent", "the")
 	queries := []Query{{}, {IncludePrivate: true}, {Types: []typesx.Type{typesx.Project, typesx.User}}}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range 400 {
+	// Over base and delta, and over the base alone (no document masked).
+	views := []*view{v, newView(&current{base: segs[0]})}
+	for i := range 800 {
 		root := randomFlat(rng, terms)
 		q := queries[i%len(queries)]
 		limit := []int{1, 6, 10, 1000}[i%4]
+		v := views[i%2]
 		keep := Open(d).filter(v, &q)
 		fast := &evaluator{v: v, keep: keep}
 		strict, loose, ok := fast.flat(root, limit)
