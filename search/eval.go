@@ -197,8 +197,7 @@ func (e *evaluator) leaf(t *tfs) []match {
 	if len(t.docs) == 0 {
 		return nil
 	}
-	n := float64(e.v.live)
-	idf := math.Log(1 + (n-float64(t.df)+0.5)/(float64(t.df)+0.5))
+	idf := e.idf(t.df)
 	out := make([]match, len(t.docs))
 	for i, g := range t.docs {
 		s, x := e.v.at(g)
@@ -206,6 +205,12 @@ func (e *evaluator) leaf(t *tfs) []match {
 		out[i] = match{doc: g, score: idf * e.saturate(&t.tf[i], &lens), words: 1}
 	}
 	return out
+}
+
+// idf is the weight of a word df of the live documents have.
+func (e *evaluator) idf(df int) float64 {
+	n := float64(e.v.live)
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 // saturate is the term part of the score: each field's frequency,

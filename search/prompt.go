@@ -70,22 +70,24 @@ func (ix *Index) ForPrompt(ctx context.Context, prompt string, o PromptOptions) 
 	if n < minPromptWords {
 		return "", nil, nil
 	}
-	hits, err := ix.Search(ctx, Query{Text: prompt, Limit: promptCandidates, NoRecall: true, DirsOnly: true, Rarest: promptWords})
+	seen, known := ix.sessionFiles(o.Session)
+	need := float64(min(n, max(minMatched, min(3, (n+1)/2))))
+	// Only the memories recall may give are read for their hits, and no
+	// more than it gives.
+	admit := func(h Hit, admitted int) bool {
+		return admitted < maxPromptHits && !h.Private && h.Coverage*float64(n)+1e-9 >= need &&
+			!slices.Contains(seen, h.File) && !(o.Loaded != nil && h.Kind == kindTopic && o.Loaded(h.File))
+	}
+	hits, err := ix.Search(ctx, Query{Text: prompt, Limit: promptCandidates, NoRecall: true, DirsOnly: true,
+		Rarest: promptWords, admit: admit})
 	if err != nil {
 		return "", nil, err
 	}
-	seen := ix.sessionFiles(o.Session)
 	var out []Hit
 	text := PromptHeader
-	need := float64(min(n, max(minMatched, min(3, (n+1)/2))))
 	for _, h := range hits {
-		switch {
-		case h.Private, h.Coverage*float64(n)+1e-9 < need, slices.Contains(seen, h.File),
-			o.Loaded != nil && h.Kind == kindTopic && o.Loaded(h.File):
-			continue
-		}
 		line := PromptLine(h)
-		if len(out) == maxPromptHits || len(text)+1+len(line) > o.Budget {
+		if len(text)+1+len(line) > o.Budget {
 			break
 		}
 		text += "\n" + line
@@ -94,7 +96,7 @@ func (ix *Index) ForPrompt(ctx context.Context, prompt string, o PromptOptions) 
 	if len(out) == 0 {
 		return "", nil, nil
 	}
-	ix.rememberGiven(o.Session, seen, out)
+	ix.rememberGiven(o.Session, seen, out, !known)
 	return text, out, nil
 }
 
@@ -139,21 +141,23 @@ func sessionFile(session string) string {
 	return PromptStateDir + "/" + hex.EncodeToString(sum[:12])
 }
 
-// sessionFiles lists the files a session was given.
-func (ix *Index) sessionFiles(session string) []string {
+// sessionFiles lists the files a session was given, and whether the
+// session has a list.
+func (ix *Index) sessionFiles(session string) ([]string, bool) {
 	if session == "" {
-		return nil
+		return nil, false
 	}
 	data, err := atomicfile.ReadInside(ix.dir.Path, sessionFile(session))
 	if err != nil || len(data) > 64<<10 {
-		return nil
+		return nil, err == nil
 	}
-	return strings.Fields(string(data))
+	return strings.Fields(string(data)), true
 }
 
-// rememberGiven adds the hits to the session's list and drops the oldest
-// sessions past maxSessions. Failing to record is no failure of recall.
-func (ix *Index) rememberGiven(session string, seen []string, hits []Hit) {
+// rememberGiven adds the hits to the session's list and, when the
+// session is new, drops the oldest sessions past maxSessions. Failing to
+// record is no failure of recall.
+func (ix *Index) rememberGiven(session string, seen []string, hits []Hit, isNew bool) {
 	if session == "" {
 		return
 	}
@@ -165,6 +169,9 @@ func (ix *Index) rememberGiven(session string, seen []string, hits []Hit) {
 		return
 	}
 	_ = atomicfile.WriteInside(ix.dir.Path, sessionFile(session), []byte(strings.Join(seen, "\n")+"\n"), atomicfile.Options{Perm: 0o644})
+	if !isNew {
+		return // no more sessions than before
+	}
 	ents, err := os.ReadDir(filepath.Join(ix.dir.Path, filepath.FromSlash(PromptStateDir)))
 	if err != nil || len(ents) <= maxSessions {
 		return
@@ -183,4 +190,17 @@ func (ix *Index) rememberGiven(session string, seen []string, hits []Hit) {
 	for _, a := range all[:max(0, len(all)-maxSessions)] {
 		_ = os.Remove(filepath.Join(ix.dir.Path, filepath.FromSlash(PromptStateDir), a.name))
 	}
+}
+
+// brief is what the index alone says of a ranked memory, for
+// Query.admit: its file, kind, privacy and coverage. The file's name
+// points into the index's bytes.
+func (ix *Index) brief(v *view, r ranked) Hit {
+	s, x := v.at(r.g)
+	h := s.head(x)
+	kind := kindTopic
+	if s.srcKind(int(h.src)) == srcLog {
+		kind = kindLog
+	}
+	return Hit{File: s.srcPath(int(h.src)), Kind: kind, Private: h.private, Coverage: r.cover}
 }

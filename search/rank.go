@@ -78,16 +78,18 @@ type ranked struct {
 func (ix *Index) rank(v *view, pq *parsed, keep func(int32) bool, limit int, now time.Time, recalls map[string]recall) []ranked {
 	e := &evaluator{v: v, keep: keep}
 	e.fuzz(pq)
-	strict := e.eval(pq.root)
-	var loose []match
+	strict, loose, flat := e.flat(pq.root, limit)
+	if !flat {
+		strict = e.eval(pq.root)
+		if len(strict) < limit && hasImplicit(pq.root) {
+			e.relaxed = true
+			loose = subtract(e.eval(pq.root), strict)
+		}
+	}
 	all := wordCount(pq.root)
 	full := all + float64(pq.dropped) // the words asked for, searched or not
-	if len(strict) < limit && hasImplicit(pq.root) {
-		e.relaxed = true
-		loose = subtract(e.eval(pq.root), strict)
-		for i := range loose {
-			loose[i].score *= loose[i].words / all
-		}
+	for i := range loose {
+		loose[i].score *= loose[i].words / all
 	}
 	out := make([]ranked, 0, len(strict)+len(loose))
 	for _, m := range strict {

@@ -71,6 +71,11 @@ type Query struct {
 	// the most and tell the least). A memory's Coverage counts the others
 	// as words it does not hold.
 	Rarest int `json:"-"`
+	// admit, when set, is asked about each ranked memory before its file
+	// is read for its hit (ix.brief says what it is told), with how many
+	// hits were admitted before: per-prompt recall reads only the files
+	// it gives.
+	admit func(h Hit, admitted int) bool
 }
 
 // Hit is one memory a search found.
@@ -168,6 +173,9 @@ func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, e
 	}
 	var files []string
 	for _, r := range top {
+		if q.admit != nil && !q.admit(ix.brief(v, r), len(hits)) {
+			continue
+		}
 		h := ix.hit(v, r, pq, now)
 		hits = append(hits, h)
 		if h.Kind == kindTopic {

@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"unicode"
 
 	"github.com/spf13/cobra"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/capture"
 	"github.com/memdir/memdir/embed"
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/search"
 )
 
@@ -60,8 +63,8 @@ func runRecall(ctx context.Context, a *app) error {
 	isLoaded := func(f string) bool {
 		if loaded == nil {
 			loaded = map[string]bool{}
-			if data, err := ws.Dir.IndexBytes(); err == nil {
-				for _, e := range index.Load(loadablePart(data, index.DefaultCaps), index.DefaultCaps).Loaded {
+			if data, err := readLoadable(ws.Dir.Path, index.DefaultCaps); err == nil {
+				for _, e := range index.Load(data, index.DefaultCaps).Loaded {
 					loaded[e.File] = true
 				}
 			}
@@ -87,19 +90,55 @@ func runRecall(ctx context.Context, a *app) error {
 	return a.writeJSON(capture.Reply{Specific: &capture.HookSpecific{Event: event, AdditionalContext: text}})
 }
 
+// loadableRead is how much of MEMORY.md recall reads first: 200 index
+// lines of the usual length fit many times over.
+const loadableRead = 64 << 10
+
+// readLoadable reads the part of MEMORY.md in dir that an agent can load
+// (see loadablePart), through the owner of untrusted reads: the first
+// loadableRead bytes when they hold it, else the whole file. At 10,000
+// topics MEMORY.md is 1.3 MB, and reading it whole was a sixth of a
+// recall that gives memories.
+func readLoadable(dir string, caps index.Caps) ([]byte, error) {
+	f, err := atomicfile.OpenInside(dir, memdir.IndexFile)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, loadableRead)
+	n, err := io.ReadFull(f, buf)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF: // the whole file
+		part, _ := loadablePart(buf[:n], caps)
+		return part, nil
+	case err != nil:
+		return nil, err
+	}
+	if part, whole := loadablePart(buf, caps); whole {
+		return part, nil
+	}
+	data, err := atomicfile.ReadInside(dir, memdir.IndexFile)
+	if err != nil {
+		return nil, err
+	}
+	part, _ := loadablePart(data, caps)
+	return part, nil
+}
+
 // loadablePart is the start of MEMORY.md that holds every line an agent
 // can load: past leading white space (which the load trims), one line
-// over the line cap. What is loaded is the same as from the whole file,
-// and a MEMORY.md of 10,000 lines is not parsed on every prompt.
-func loadablePart(data []byte, caps index.Caps) []byte {
+// over the line cap, and whether data held all of that. What is loaded
+// is the same as from the whole file, and a MEMORY.md of 10,000 lines is
+// not parsed on every prompt.
+func loadablePart(data []byte, caps index.Caps) (part []byte, whole bool) {
 	data = bytes.TrimLeftFunc(data, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' })
 	at := 0
 	for range caps.Lines + 1 {
 		i := bytes.IndexByte(data[at:], '\n')
 		if i < 0 {
-			return data
+			return data, false
 		}
 		at += i + 1
 	}
-	return data[:at]
+	return data[:at], true
 }
