@@ -126,30 +126,26 @@ func WriteInside(dir, rel string, data []byte, o Options) (err error) {
 
 // writeTemp writes data to a new temp file beside rel, with mode perm,
 // fsynced when sync is set, and closes it.
-func writeTemp(root *os.Root, rel string, data []byte, perm os.FileMode, sync bool) (tmp string, err error) {
+func writeTemp(root *os.Root, rel string, data []byte, perm os.FileMode, sync bool) (string, error) {
 	tmp, f, err := createTemp(root, rel)
 	if err != nil {
 		return "", outside(rel, err)
 	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = root.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return "", err
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
 	}
-	if err = f.Chmod(perm); err != nil {
-		return "", err
-	}
-	if sync {
+	if err == nil && sync {
 		if err = f.Sync(); err != nil {
-			return "", fmt.Errorf("sync: %w", err)
+			err = fmt.Errorf("sync: %w", err)
 		}
 	}
-	if err = f.Close(); err != nil {
-		return "", fmt.Errorf("close: %w", err)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("close: %w", cerr)
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+		return "", err
 	}
 	return tmp, nil
 }
