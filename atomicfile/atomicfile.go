@@ -4,7 +4,9 @@
 // Every file memdir writes goes through WriteFile or WriteInside: a dotfile
 // temp in the same directory (so watchers and globbing skip it), write,
 // fsync, close, rename over the target, then fsync the directory so the
-// rename survives a power cut. The temp's name carries the writer's PID, so
+// rename survives a power cut (a write given a Batch leaves both fsyncs
+// to the batch's Sync, which makes many writes durable at once). The
+// temp's name carries the writer's PID, so
 // a later run can tell a temp left by a killed process (CleanTemps) from
 // one a live writer is filling.
 //
@@ -48,6 +50,10 @@ type Options struct {
 	// Expect is checked and the temp replaces the file (crash tests kill
 	// the process there; race tests edit the file there).
 	BeforeRename func()
+	// Batch, when set, takes the write's durability over: the temp is
+	// not fsynced, nor the directory after the rename, and the file is
+	// durable only once Batch.Sync returns (see Batch).
+	Batch *Batch
 }
 
 // WriteFile atomically replaces path with data. The file gets mode perm if it
@@ -60,7 +66,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 // refusing a path that leads outside dir (ErrOutside) and, with
 // o.Expect, a file changed since it was read (ErrChanged). A symlink at
 // rel itself is replaced, never written through. Parent directories must
-// exist.
+// exist. With o.Batch it is durable only after the batch's Sync.
 func WriteInside(dir, rel string, data []byte, o Options) (err error) {
 	root, err := openRoot(dir)
 	if err != nil {
@@ -75,28 +81,20 @@ func WriteInside(dir, rel string, data []byte, o Options) (err error) {
 	if fi, statErr := root.Lstat(rel); statErr == nil && fi.Mode().IsRegular() {
 		perm = fi.Mode().Perm()
 	}
-	tmp, f, err := createTemp(root, rel)
+	if o.Batch != nil {
+		if err = o.Batch.watch(rel); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+	}
+	tmp, err := writeTemp(root, rel, data, perm, o.Batch == nil)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, outside(rel, err))
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
-			_ = f.Close()
 			_ = root.Remove(tmp)
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Chmod(perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("write %s: sync: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("write %s: close: %w", path, err)
-	}
 	if o.BeforeRename != nil {
 		o.BeforeRename()
 	}
@@ -112,15 +110,44 @@ func WriteInside(dir, rel string, data []byte, o Options) (err error) {
 	if err = root.Rename(tmp, rel); err != nil {
 		return fmt.Errorf("write %s: %w", path, outside(rel, err))
 	}
-	if err = syncDirIn(root, filepath.Dir(rel)); err != nil {
+	if o.Batch != nil {
+		o.Batch.written(rel)
+	} else if err = syncDirIn(root, filepath.Dir(rel)); err != nil {
 		return err
 	}
 	if old != nil {
-		// After the directory's fsync, not before: a writer that opened
-		// the replaced file had that long to write, and is seen.
+		// After the directory's fsync, not before (when there is one): a
+		// writer that opened the replaced file had that long to write,
+		// and is seen.
 		return o.Expect.settle(root, rel, old, data)
 	}
 	return nil
+}
+
+// writeTemp writes data to a new temp file beside rel, with mode perm,
+// fsynced when sync is set, and closes it.
+func writeTemp(root *os.Root, rel string, data []byte, perm os.FileMode, sync bool) (string, error) {
+	tmp, f, err := createTemp(root, rel)
+	if err != nil {
+		return "", outside(rel, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil && sync {
+		if err = f.Sync(); err != nil {
+			err = fmt.Errorf("sync: %w", err)
+		}
+	}
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("close: %w", cerr)
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+		return "", err
+	}
+	return tmp, nil
 }
 
 // createTemp makes a new temp file beside rel, named

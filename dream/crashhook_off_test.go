@@ -16,7 +16,9 @@ func TestNoCrashHook(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "mem")
 	texts := crashFixture(t, dir, 1, 4)
-	if out, err := helper(dir, 1).CombinedOutput(); err != nil {
+	cmd := helper(dir, 1)
+	cmd.Env = append(cmd.Env, "MEMDIR_DREAM_CRASH_AT="+crashWritten)
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("dream with %s=1: %v\n%s", crashAfterEnv, err, out)
 	}
 	checkExactlyOnce(t, snapshotFiles(t, dir), texts)

@@ -42,9 +42,17 @@
 //   - killed while applying it: the next dream replays it, so every
 //     entry lands once, and the state it records matches the files.
 //
-// Every file is written through atomicfile (temp file, fsync, rename,
-// fsync of the directory), so no file is ever torn; temp files a killed
-// writer left are removed. A second dream with nothing new writes no file.
+// Every file is written through atomicfile (temp file, rename), so a
+// killed dream never leaves a file torn; temp files a killed writer left
+// are removed. The topics are written as one atomicfile.Batch, without
+// an fsync each, and synced together (one syncfs on Linux) before the
+// archive moves, the index, the report and the state, each fsynced, so
+// the state never marks an entry distilled before the topic holding it
+// is durable. A power cut before that sync may leave the topics missing,
+// empty or cut short; the journal, synced before the first change,
+// outlives it, and its replay rewrites them (a file holding the start of
+// what the journal writes is taken as unfinished). A second dream with
+// nothing new writes no file.
 package dream
 
 import (

@@ -183,20 +183,30 @@ func digestOf(path string) string {
 
 // conflict returns the first file of a leftover journal that someone
 // changed after the crash: it holds neither what the dream found nor what
-// it meant to write. Finishing that journal would overwrite the change.
+// it meant to write, nor a part of that (a topic write cut short by a
+// power cut before the dream synced its topics). Finishing that journal
+// would overwrite the change.
 func conflict(dir string, j *journal) string {
 	for _, ops := range [][]fileOp{j.Writes, j.Last} {
 		for _, op := range ops {
-			path := filepath.Join(dir, filepath.FromSlash(op.Path))
-			cur := digestOf(path)
-			if cur == op.Before {
+			data, err := untrusted.ReadFile(filepath.Join(dir, filepath.FromSlash(op.Path)), "", untrusted.MaxMemory)
+			cur := absent
+			if err == nil {
+				sum := sha256.Sum256(data)
+				cur = hex.EncodeToString(sum[:])
+			}
+			if cur == op.Before || err == nil && (string(data) == op.Data || torn(data, op.Data)) {
 				continue
 			}
-			sum := sha256.Sum256([]byte(op.Data))
-			if cur != hex.EncodeToString(sum[:]) {
-				return op.Path
-			}
+			return op.Path
 		}
 	}
 	return ""
+}
+
+// torn reports whether a file holding cur is a write of data cut short:
+// what a power cut can leave of a file renamed into place before its
+// content reached the disk.
+func torn(cur []byte, data string) bool {
+	return len(cur) < len(data) && data[:len(cur)] == string(cur)
 }
