@@ -49,3 +49,31 @@ func TestBigObjects(t *testing.T) {
 		t.Errorf("root tree has %d entries, want %d", n, 1003)
 	}
 }
+
+// TestLooseObjectsAsGitWritesThem: memgit writes loose objects at zlib's
+// best speed (the header git's own loose objects carry by default,
+// core.looseCompression 1), read-only, and git reads them back.
+func TestLooseObjectsAsGitWritesThem(t *testing.T) {
+	requireGit(t)
+	r, dir := newOwn(t)
+	write(t, filepath.Join(dir, "user_a.md"), "a body long enough to be compressed at all\n")
+	if _, err := r.Commit([]string{"user_a.md"}, "add user_a.md"); err != nil {
+		t.Fatal(err)
+	}
+	hash := strings.TrimSpace(runGit(t, dir, "rev-parse", "HEAD:user_a.md"))
+	path := filepath.Join(r.objectsDir(), hash[:2], hash[2:])
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the blob is not a loose object: %v", err)
+	}
+	if len(data) < 2 || data[0] != 0x78 || data[1] != 0x01 {
+		t.Errorf("loose object header % x, want 78 01 (zlib, best speed)", data[:2])
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o444 {
+		t.Errorf("loose object mode %v, want read-only 0444 (%v)", fi.Mode().Perm(), err)
+	}
+	if got := runGit(t, dir, "cat-file", "blob", hash); got != "a body long enough to be compressed at all\n" {
+		t.Errorf("git reads %q back", got)
+	}
+	runGit(t, dir, "fsck", "--strict")
+}
