@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/memdir/memdir/typesx"
@@ -79,7 +80,7 @@ func TestFlatMatchesEval(t *testing.T) {
 			slow.relaxed = true
 			wantLoose = subtract(slow.eval(root), wantStrict)
 		}
-		if !sameMatches(strict, wantStrict) || !sameMatches(loose, wantLoose) {
+		if !slices.Equal(strict, wantStrict) || !slices.Equal(loose, wantLoose) {
 			t.Fatalf("query %d (%s, limit %d, %+v): flat gave %d+%d matches, eval %d+%d, or other scores",
 				i, rootText(root), limit, q, len(strict), len(loose), len(wantStrict), len(wantLoose))
 		}
@@ -125,16 +126,4 @@ func rootText(n *node) string {
 		s += k.text + " "
 	}
 	return fmt.Sprintf("%s(implicit %v)", s, n.implicit)
-}
-
-func sameMatches(a, b []match) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
