@@ -19,7 +19,8 @@ import (
 type CodexHook struct {
 	Key     string `json:"key"`   // <hooks.json path>:<event>:<group>:<handler>
 	Event   string `json:"event"` // SessionStart, ...
-	Hash    string `json:"hash"`  // what Codex computes for the hook now
+	Command string `json:"command"`
+	Hash    string `json:"hash"` // what Codex computes for the hook now
 	Trusted string `json:"trusted,omitempty"`
 }
 
@@ -67,7 +68,7 @@ func CodexHooks(o Options) ([]CodexHook, error) {
 			}
 			key := t.path + ":" + snake(h.event) + ":" + itoa(f.group) + ":" + itoa(f.hook)
 			hash := CodexHookHash(h.event, strValue(g, "matcher"), strValue(f.node, "command"), timeout)
-			out = append(out, CodexHook{Key: key, Event: h.event, Hash: hash, Trusted: trusted[key]})
+			out = append(out, CodexHook{Key: key, Event: h.event, Command: strValue(f.node, "command"), Hash: hash, Trusted: trusted[key]})
 		}
 	}
 	return out, nil

@@ -215,7 +215,7 @@ func codexChecks(o Options, user bool) []Check {
 	var waiting []string
 	for _, h := range hooks {
 		if !h.Reviewed() {
-			waiting = append(waiting, h.Event)
+			waiting = append(waiting, hookLabel(h))
 		}
 	}
 	switch {
@@ -227,6 +227,17 @@ func codexChecks(o Options, user bool) []Check {
 		c.Fix = "run `codex` here, type /hooks and trust memdir's hooks"
 	}
 	return append(out, c)
+}
+
+// hookLabel names a Codex hook for a person: its event and the memdir
+// command it runs ("UserPromptSubmit (recall)"), since capture and recall
+// share an event.
+func hookLabel(h agentsetup.CodexHook) string {
+	f := strings.Fields(h.Command)
+	if len(f) < 2 {
+		return h.Event
+	}
+	return h.Event + " (" + f[1] + ")"
 }
 
 // geminiTrust: Gemini CLI reads a project's settings only in a trusted
