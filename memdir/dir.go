@@ -476,13 +476,6 @@ func entryOf(t *Topic) index.Entry {
 // modeFile records the mode `memdir init --mode` chose.
 const modeFile = "mode"
 
-// RecordedMode returns the mode recorded in the memory directory at path,
-// or live when none was recorded.
-func RecordedMode(path string) (Mode, error) {
-	m, _, err := LookupRecordedMode(path)
-	return m, err
-}
-
 // LookupRecordedMode returns the mode recorded in the memory directory at
 // path and whether one was recorded (live and false when none was).
 func LookupRecordedMode(path string) (Mode, bool, error) {

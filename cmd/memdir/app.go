@@ -127,15 +127,6 @@ func (a *app) workspace() (*workspace, error) {
 	return w, nil
 }
 
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
-}
-
 // project finds the project root and loads the settings cascade for it.
 func (a *app) project() (canonical.Repo, *settings.Settings, string, error) {
 	p, err := a.resolver().FindProject()
@@ -175,17 +166,6 @@ func longRunning() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(100)
 	}
-}
-
-// findTopic resolves the workspace and the topic file a person named by
-// file name, topic name or slug.
-func (a *app) findTopic(ref string) (*workspace, string, error) {
-	ws, err := a.workspace()
-	if err != nil {
-		return nil, "", err
-	}
-	file, err := ws.Dir.Find(ref)
-	return ws, file, err
 }
 
 // topicArgs accepts a topic named in one argument or several: `memdir

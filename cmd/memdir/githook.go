@@ -6,19 +6,10 @@ import (
 
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/memgit"
-	"github.com/memdir/memdir/settings"
 )
 
 // gitOptions hands memgit the command's clock and environment.
 func (a *app) gitOptions() memgit.Options { return a.resolver().GitOptions() }
-
-// committer records each change to the memory directory dir.
-func (a *app) committer(s *settings.Settings, dir string) memdir.Committer {
-	return a.resolver().Committer(s, dir)
-}
-
-// gitRefused turns a refusal into a warning and passes other errors on.
-func (a *app) gitRefused(what string, err error) error { return a.resolver().GitRefused(what, err) }
 
 // openGit opens the repository that holds the memory directory, with a
 // usage error that says how to get one when there is none.
