@@ -74,17 +74,19 @@ func (l *Line) Add(n int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.done += n
-	l.draw(false)
+	l.draw()
 }
 
-// SetTotal changes the number of units the work counts.
-func (l *Line) SetTotal(total int) {
+// Set says how far the work has come: done of total units (total 0
+// when unknown). Work that starts a round again sets a smaller done.
+func (l *Line) Set(done, total int) {
 	if l == nil {
 		return
 	}
 	l.mu.Lock()
-	l.total = total
-	l.mu.Unlock()
+	defer l.mu.Unlock()
+	l.done, l.total = done, total
+	l.draw()
 }
 
 // Done clears the line, if it was shown; the line prints nothing more.
@@ -102,12 +104,12 @@ func (l *Line) Done() {
 
 // draw writes the line when the work has run for Delay and the last draw
 // is old enough.
-func (l *Line) draw(force bool) {
+func (l *Line) draw() {
 	if l.closed {
 		return
 	}
 	t := l.now()
-	if t.Sub(l.start) < Delay || (!force && t.Sub(l.drawn) < every) {
+	if t.Sub(l.start) < Delay || t.Sub(l.drawn) < every {
 		return
 	}
 	l.drawn = t

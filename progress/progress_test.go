@@ -56,9 +56,26 @@ func TestNotATerminalPrintsNothing(t *testing.T) {
 	}
 	var nilLine *Line
 	nilLine.Add(1) // must not panic
-	nilLine.SetTotal(2)
+	nilLine.Set(1, 2)
 	nilLine.Done()
 	if l := New(&bytes.Buffer{}, "x", "items", 1); l != nil {
 		t.Fatal("New gave a live line for a buffer")
+	}
+}
+
+// TestSetStartsARoundAgain: work that starts over (a dream that retries,
+// a sync whose remote moved) sets a smaller count and never shows more
+// than its total.
+func TestSetStartsARoundAgain(t *testing.T) {
+	var buf bytes.Buffer
+	c := &fakeClock{t: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
+	l := newLine(&buf, "dream", "entries", 0, c.now)
+	c.t = c.t.Add(Delay)
+	l.Set(3000, 3000)
+	c.t = c.t.Add(every)
+	l.Set(1, 3000) // the second pass
+	want := "\rdream: 3000/3000 entries (100%)\rdream: 1/3000 entries (0%)     "
+	if got := buf.String(); got != want {
+		t.Fatalf("got %q, want %q", got, want)
 	}
 }

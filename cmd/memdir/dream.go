@@ -66,10 +66,7 @@ func runDream(ctx context.Context, a *app, opts dreamOptions) error {
 	longRunning()
 	bar := progress.New(a.errw, "dream", "entries", 0)
 	rep, err := dream.Run(ctx, dream.Options{
-		Progress: func(done, total int) {
-			bar.SetTotal(total)
-			bar.Add(1)
-		},
+		Progress:         bar.Set,
 		Dir:              ws.Dir,
 		Wall:             a.wall,
 		DryRun:           opts.dryRun,

@@ -114,9 +114,8 @@ func runSearch(ctx context.Context, a *app, opts searchOptions, text string) err
 	// a build that takes over a second shows its progress.
 	bar := progress.New(a.errw, "search index", "files", 0)
 	defer bar.Done()
-	built := barSteps(bar)
 	indexOf := func(d *memdir.Dir) *search.Index {
-		ix := search.Open(d).WithProgress(built)
+		ix := search.Open(d).WithProgress(bar.Set)
 		if semantic {
 			return ix.WithSemantic(embed.New(d, cfg, a.errw))
 		}
@@ -255,17 +254,13 @@ func useColor(mode string, out io.Writer, getenv func(string) string) (bool, err
 	case "never":
 		return false, nil
 	case "auto":
-		return getenv("NO_COLOR") == "" && getenv("TERM") != "dumb" && isTerminal(out), nil
+		return getenv("NO_COLOR") == "" && getenv("TERM") != "dumb" && isTerminalWriter(out), nil
 	}
 	return false, usagef("--color %q: use auto, always or never", mode)
 }
 
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
+// isTerminalWriter reports whether w is a terminal.
+func isTerminalWriter(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && progress.IsTerminal(f)
 }

@@ -36,7 +36,7 @@ func (a *app) sync(ctx context.Context, ws *workspace, progress func(done, total
 func (a *app) teamSync(ctx context.Context, ws *workspace) (*memsync.Result, error) {
 	bar := progress.New(a.errw, "team sync", "steps", 0)
 	defer bar.Done()
-	return a.resolver().SyncTeam(ctx, ws, barSteps(bar))
+	return a.resolver().SyncTeam(ctx, ws, bar.Set)
 }
 
 // syncReport is what `memdir sync --json` prints: the personal sync's
@@ -119,7 +119,7 @@ func runSync(ctx context.Context, a *app) error {
 	// result is shown, and either failure fails the command.
 	var rep syncReport
 	bar := progress.New(a.errw, "sync", "steps", 0)
-	rep.Result, err = a.sync(ctx, ws, barSteps(bar))
+	rep.Result, err = a.sync(ctx, ws, bar.Set)
 	bar.Done()
 	if errors.Is(err, memsync.ErrNoRemote) {
 		err = nil
@@ -144,17 +144,6 @@ func runSync(ctx context.Context, a *app) error {
 	a.printSync(rep.Result, "")
 	a.printSync(rep.Team, "team memory ")
 	return err
-}
-
-// barSteps is a progress func that draws on bar: the total as it grows,
-// and the count back to 0 when a round starts again.
-func barSteps(bar *progress.Line) func(done, total int) {
-	last := 0
-	return func(done, total int) {
-		bar.SetTotal(total)
-		bar.Add(done - last)
-		last = done
-	}
 }
 
 // ExitConflict is memdir sync's exit status when the sync completed but
