@@ -87,7 +87,7 @@ func (p *projectSync) scanIncoming(n string, data []byte) bool {
 // overwrite: the remote's version, oid, still the one held.
 func (p *projectSync) keepMine(n, oid string) bool {
 	for _, h := range p.heldBefore {
-		if h.File == n && h.KeepMine && h.Remote == p.url && oid != "" {
+		if h.File == n && h.KeepMine && h.Remote == p.url && oid != "" && oid == h.OID {
 			return true
 		}
 	}

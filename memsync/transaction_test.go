@@ -208,6 +208,20 @@ func TestSyncHoldsIncomingCredentials(t *testing.T) {
 	if got := len(HeldIncoming(a.mem)); got != 1 {
 		t.Errorf("after the sync, %d held, want 1: %+v", got, HeldIncoming(a.mem))
 	}
+	// Resolved as mine, but a teammate rewrote the file on the remote
+	// before this machine synced: "mine" was about the version held, so
+	// the teammate's new one is not overwritten, and it comes in.
+	if _, err := Resolve(memdir.Open(a.mem, memdir.Live), "reference_ssh.md", KeepMine); err != nil {
+		t.Fatal(err)
+	}
+	hostilePush(t, bare, map[string]string{"reference_ssh.md": hostileTopic("SSH", "key rotated, see the vault")})
+	a.sync(t)
+	if got := remoteFile(t, bare, "reference_ssh.md"); !strings.Contains(got, "key rotated") {
+		t.Errorf("keep mine overwrote a version it never held: the remote has %q", got)
+	}
+	if got := a.read(t, "reference_ssh.md"); !strings.Contains(got, "key rotated") {
+		t.Errorf("the teammate's new version did not come: %q", got)
+	}
 }
 
 // TestSyncKilledAnywhereLosesNothing SIGKILLs machine A's sync at points
