@@ -5,9 +5,10 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/memdir/memdir/untrusted"
 )
 
 // Amp (npm @sourcegraph/amp, read in release 0.0.1790142911-g7618fb):
@@ -82,7 +83,7 @@ func ampTargets(o Options, ampDir string) ([]target, error) {
 		{path: plugin, format: "file", block: string(AmpPlugin(o.Program))},
 		{path: settings, format: "json", server: stdioServer(o, false), serverPath: []string{"amp.mcpServers", "memdir"}},
 	}
-	if data, err := os.ReadFile(o.InstructionFile); err == nil && bytes.Contains(data, []byte(mdFence.begin)) {
+	if data, err := untrusted.ReadFile(o.InstructionFile, "", untrusted.MaxInstruction); err == nil && bytes.Contains(data, []byte(mdFence.begin)) {
 		ts = append(ts, target{path: o.InstructionFile, format: "md", fence: mdFence, block: ampNote, remove: true})
 	}
 	return ts, nil

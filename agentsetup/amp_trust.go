@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/memdir/memdir/untrusted"
 )
 
 // AmpServer is an MCP server as an Amp settings file defines it.
@@ -127,7 +129,7 @@ func AmpUserSettings(configDir string, getenv func(string) string) string {
 }
 
 func readJSONC(path string) (*jsonDoc, error) {
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(path, "", untrusted.MaxSettings)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

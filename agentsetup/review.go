@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/memdir/memdir/untrusted"
 )
 
 // CodexHook is one of setup's hooks as Codex reviews it: Codex runs a
@@ -37,7 +38,7 @@ func CodexHooks(o Options) ([]CodexHook, error) {
 		return nil, err
 	}
 	t := ts[1]
-	data, err := os.ReadFile(t.path)
+	data, err := untrusted.ReadFile(t.path, "", untrusted.MaxSettings)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -134,7 +135,7 @@ var tomlString = regexp.MustCompile(`=\s*"((?:[^"\\]|\\.)*)"`)
 // key path starts with prefix and has one more element, then name: for
 // prefix [hooks state] and name trusted_hash, the trusted hash by hook key.
 func codexValues(path string, prefix []string, name string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(path, "", untrusted.MaxSettings)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

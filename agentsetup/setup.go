@@ -32,6 +32,7 @@ import (
 	"strings"
 
 	"github.com/memdir/memdir/atomicfile"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // Change is what setup does to one file.
@@ -106,7 +107,7 @@ func plan(t target, o Options) (Change, error) {
 	} else if dir := filepath.Dir(path); dir != o.Root && within(o.Root, dir) {
 		c.prune = dir
 	}
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(path, "", untrusted.MaxInstruction)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if o.Undo {
@@ -167,7 +168,7 @@ func Apply(c Change, backupDir, stamp string) (string, error) {
 	if !c.Changed() {
 		return "", nil
 	}
-	now, err := os.ReadFile(c.Path)
+	now, err := untrusted.ReadFile(c.Path, "", untrusted.MaxInstruction)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if c.Old != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/memdir/memdir/agentsetup"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // ampChecks: memdir's plugin is present and as this memdir writes it, and
@@ -28,7 +29,7 @@ func ampPlugin(path string, user bool) Check {
 	if user {
 		c.Fix += " --user"
 	}
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(path, "", untrusted.MaxSettings)
 	if err != nil {
 		c.Detail = "no memdir plugin at " + path + ": Amp gets no memory at the start of a thread and saves no \"remember that\""
 		return c

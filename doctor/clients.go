@@ -22,7 +22,7 @@ func (o Options) env(k string) string {
 // readJSON decodes a client's settings file into v; a missing or
 // unreadable file leaves v as it is.
 func readJSON(path string, v any) bool {
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(path, "", untrusted.MaxSettings)
 	return err == nil && json.Unmarshal(data, v) == nil
 }
 

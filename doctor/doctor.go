@@ -28,6 +28,7 @@ import (
 
 	"github.com/memdir/memdir/agentsetup"
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/untrusted"
 )
 
 // Agents are the agents doctor checks: those whose hooks carry memory.
@@ -258,7 +259,7 @@ func memoryChecks(o Options) []Check {
 	}
 	out := []Check{dir}
 	caps := Check{Name: "index", Status: OK}
-	data, err := os.ReadFile(filepath.Join(o.MemoryDir, "MEMORY.md"))
+	data, err := untrusted.ReadFile(filepath.Join(o.MemoryDir, "MEMORY.md"), "", untrusted.MaxMemory)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		caps.Detail = "no MEMORY.md yet"
