@@ -165,14 +165,24 @@ func (ix *Index) searchIn(ctx context.Context, q Query, load func() (*current, e
 	v := newView(cur)
 	pq.root, pq.dropped = rarest(v, pq.root, q.Rarest)
 	keep := ix.filter(v, &q)
+	// A query that admits its hits (per-prompt recall) ranks deeper than
+	// its limit: a memory it refuses (already loaded, or found by meaning
+	// alone) must not take the place of one it would give.
+	depth := q.Limit
+	if q.admit != nil {
+		depth = max(q.Limit, fuseDepth)
+	}
 	var top []ranked
 	if ix.sem != nil {
-		top = ix.fuse(ctx, v, ix.rank(v, pq, keep, max(q.Limit, fuseDepth), now, recalls()), q.Text, keep, q.Limit)
+		top = ix.fuse(ctx, v, ix.rank(v, pq, keep, max(depth, fuseDepth), now, recalls()), q.Text, keep, depth)
 	} else {
-		top = ix.rank(v, pq, keep, q.Limit, now, recalls())
+		top = ix.rank(v, pq, keep, depth, now, recalls())
 	}
 	var files []string
 	for _, r := range top {
+		if len(hits) == q.Limit {
+			break
+		}
 		if q.admit != nil && !q.admit(ix.brief(v, r), len(hits)) {
 			continue
 		}
