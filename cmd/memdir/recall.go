@@ -127,11 +127,17 @@ func readLoadable(dir string, caps index.Caps) ([]byte, error) {
 
 // loadablePart is the start of MEMORY.md that holds every line an agent
 // can load: past leading white space (which the load trims), one line
-// over the line cap, and whether data held all of that. What is loaded
-// is the same as from the whole file, and a MEMORY.md of 10,000 lines is
+// over the line cap, and whether data held all of that (never, when
+// data has frontmatter or a comment block: then all of it is the part).
+// What is loaded is the same as from the whole file, and a MEMORY.md of 10,000 lines is
 // not parsed on every prompt.
 func loadablePart(data []byte, caps index.Caps) (part []byte, whole bool) {
 	data = bytes.TrimLeftFunc(data, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' })
+	// Frontmatter and comment blocks are not lines the caps count
+	// (index.Load strips them first): a file with either is taken whole.
+	if bytes.HasPrefix(data, []byte("---")) || bytes.Contains(data, []byte("<!--")) {
+		return data, false
+	}
 	at := 0
 	for range caps.Lines + 1 {
 		i := bytes.IndexByte(data[at:], '\n')
