@@ -55,7 +55,7 @@ func Load(dir string) (*Marks, error) {
 // Pending is a log entry not yet distilled, with its stable identity.
 type Pending struct {
 	dailylog.Entry
-	ID string // file#hash#occurrence
+	ID string `json:"id"` // file#hash#occurrence
 }
 
 // Pending returns the entries not yet distilled, in log order. entries
@@ -93,7 +93,7 @@ func (m *Marks) each(entries []dailylog.Entry, f func(e dailylog.Entry, n int, d
 }
 
 // With returns a copy of m that also records entries as distilled.
-func (m *Marks) With(entries []dailylog.Entry) *Marks {
+func (m *Marks) With(entries []Pending) *Marks {
 	out := New()
 	for f, hashes := range m.Logs {
 		out.Logs[f] = make(map[string]int, len(hashes))

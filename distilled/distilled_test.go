@@ -26,7 +26,7 @@ func TestMarks(t *testing.T) {
 		t.Fatalf("empty marks: pending %+v, want all three, the second as occurrence 1", got)
 	}
 	empty := m
-	m = m.With(first[:2])
+	m = m.With(m.Pending(first)[:2])
 	data, err := m.Bytes()
 	if err != nil {
 		t.Fatal(err)

@@ -11,15 +11,13 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/dailylog"
+	"github.com/memdir/memdir/distilled"
 	"github.com/memdir/memdir/memdir"
 )
 
 // Entry is a log entry waiting to be distilled. ID names it uniquely:
 // log file, content hash and occurrence of that hash in the file.
-type Entry struct {
-	dailylog.Entry
-	ID string `json:"id"`
-}
+type Entry = distilled.Pending
 
 // snapshot is what a dream starts from, read under the sidecar lock.
 // People and agents edit memory without that lock, so each file it may
@@ -33,7 +31,7 @@ type snapshot struct {
 	index    []byte
 	overflow map[string][]byte // overflow index file -> bytes
 	entries  []Entry           // not yet distilled
-	state    *State
+	state    *distilled.Marks
 	count    int64 // the log count (dailylog.Appended) before the logs were read
 	seen     int64 // the count the last dream saw (seenPath)
 	seenOK   bool
@@ -77,7 +75,7 @@ func gather(d *memdir.Dir) (*snapshot, error) {
 	if err := s.readOverflow(d.Path); err != nil {
 		return nil, err
 	}
-	if s.state, err = loadState(d.Path); err != nil {
+	if s.state, err = distilled.Load(d.Path); err != nil {
 		return nil, err
 	}
 	// The count before the logs: an entry appended meanwhile is counted
@@ -95,7 +93,7 @@ func gather(d *memdir.Dir) (*snapshot, error) {
 			s.problems = append(s.problems, p.String())
 		}
 	}
-	s.entries = s.state.pending(all)
+	s.entries = s.state.Pending(all)
 	return s, nil
 }
 

@@ -62,7 +62,7 @@ func (p *planner) plan(works []*work, distilled []Entry) error {
 		return nil
 	}
 	p.planReport()
-	st, err := p.s.state.with(distilled).bytes()
+	st, err := p.s.state.With(distilled).Bytes()
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/memdir/memdir/atomicfile"
-	"github.com/memdir/memdir/dailylog"
 	"github.com/memdir/memdir/distilled"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/untrusted"
@@ -25,40 +24,6 @@ const (
 	journalPath = stateDir + "/journal.json"
 	reportsDir  = memdir.StateDir + "/dreams"
 )
-
-// State is the dream's marks of distilled log entries (package
-// distilled), with the dream's own entry type.
-type State struct{ *distilled.Marks }
-
-// loadState reads the marks; a missing file is an empty state.
-func loadState(dir string) (*State, error) {
-	m, err := distilled.Load(dir)
-	if err != nil {
-		return nil, err
-	}
-	return &State{m}, nil
-}
-
-// pending returns the entries not yet distilled, in log order.
-func (s *State) pending(entries []dailylog.Entry) []Entry {
-	ps := s.Pending(entries)
-	out := make([]Entry, len(ps))
-	for i, p := range ps {
-		out[i] = Entry{Entry: p.Entry, ID: p.ID}
-	}
-	return out
-}
-
-// with returns a copy of s that also records entries as distilled.
-func (s *State) with(entries []Entry) *State {
-	es := make([]dailylog.Entry, len(entries))
-	for i, e := range entries {
-		es[i] = e.Entry
-	}
-	return &State{s.With(es)}
-}
-
-func (s *State) bytes() ([]byte, error) { return s.Bytes() }
 
 // journal is the intent record of one dream: every file operation it is
 // about to make, with the final bytes. It is written atomically before
