@@ -98,7 +98,7 @@ func (r *Ranker) update(ctx context.Context, st *store) error {
 	var files, texts []string
 	var hashes []textHash
 	for _, t := range topics {
-		if _, conflict := memdir.ConflictCopy(t.File); conflict || t.Private {
+		if t.Private { // conflict copies are not topics: List leaves them out
 			continue
 		}
 		keep[t.File] = true

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"slices"
 	"time"
 
 	"github.com/memdir/memdir/dailylog"
@@ -38,9 +37,7 @@ func (ix *Index) List() ([]*memdir.Topic, int, error) {
 	if !ix.dir.Exists() {
 		return nil, 0, nil
 	}
-	topics, problems, err := ix.dir.List()
-	topics = slices.DeleteFunc(topics, func(t *memdir.Topic) bool { return !isTopicSource(t.File) })
-	problems = slices.DeleteFunc(problems, func(p memdir.Problem) bool { return !isTopicSource(p.File) })
+	topics, problems, err := ix.dir.List() // conflict copies are not listed
 	return topics, len(problems), err
 }
 

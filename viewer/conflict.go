@@ -6,8 +6,6 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/memdir"
-	"github.com/memdir/memdir/overview"
-	"github.com/memdir/memdir/search"
 )
 
 // conflict is a conflict copy (memdir.ConflictCopy): the other side's
@@ -38,34 +36,6 @@ func conflictsOf(d *memdir.Dir, topic string) []conflict {
 	for _, c := range conflicts(d) {
 		if c.Topic == topic {
 			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// isConflictCopy reports whether a file is a conflict copy.
-func isConflictCopy(file string) bool {
-	_, ok := memdir.ConflictCopy(file)
-	return ok
-}
-
-// withoutCopies drops the conflict copies from a timeline's events.
-func withoutCopies(evs []overview.Event) []overview.Event {
-	out := evs[:0]
-	for _, e := range evs {
-		if !isConflictCopy(e.File) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// withoutCopyHits drops the conflict copies from search hits.
-func withoutCopyHits(hits []search.Hit) []search.Hit {
-	out := hits[:0]
-	for _, h := range hits {
-		if !isConflictCopy(h.File) {
-			out = append(out, h)
 		}
 	}
 	return out

@@ -67,7 +67,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			full.Del("partial")
 			sd.All = pg.Bare("search") + "?" + full.Encode()
 		}
-		sd.Hits = withoutCopyHits(hits)
+		sd.Hits = hits
 	}
 	if partial {
 		s.tmpl.render(w, http.StatusOK, "search", "results", pg)

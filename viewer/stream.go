@@ -80,7 +80,6 @@ func (s *Server) streamOf(ctx context.Context, pg *page) (*streamData, error) {
 			evs = append(evs, e)
 		}
 	}
-	evs = withoutCopies(evs)
 	newestFirst(evs)
 	if len(evs) > streamEvents {
 		sd.More = len(evs) - streamEvents
