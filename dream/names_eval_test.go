@@ -111,12 +111,11 @@ func sixWords(note string) string {
 // rule was tuned on (captured.txt) and on one held out (heldout.txt).
 func TestCapturedNames(t *testing.T) {
 	for _, tc := range []struct {
-		file       string
-		min        int // least acceptable names, in percent
-		atLeastOld bool
+		file string
+		min  int // least acceptable names, in percent
 	}{
-		{"captured.txt", 90, true},
-		{"heldout.txt", 70, true},
+		{"captured.txt", 90},
+		{"heldout.txt", 70},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			cases := readNameCases(t, "testdata/names/"+tc.file)

@@ -142,6 +142,11 @@ func digestOf(path string) string {
 	if err != nil {
 		return absent
 	}
+	return digest(data)
+}
+
+// digest is the hex SHA-256 of data, as a fileOp's Before.
+func digest(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }
@@ -157,8 +162,7 @@ func conflict(dir string, j *journal) string {
 			data, err := untrusted.ReadFile(filepath.Join(dir, filepath.FromSlash(op.Path)), "", untrusted.MaxMemory)
 			cur := absent
 			if err == nil {
-				sum := sha256.Sum256(data)
-				cur = hex.EncodeToString(sum[:])
+				cur = digest(data)
 			}
 			if cur == op.Before || err == nil && (string(data) == op.Data || torn(data, op.Data)) {
 				continue

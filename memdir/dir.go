@@ -160,12 +160,8 @@ func WithRepairReport(report func(*Recovery)) Option {
 	return func(d *Dir) { d.repaired = report }
 }
 
-func (d *Dir) now() time.Time {
-	if d.clock != nil {
-		return d.clock()
-	}
-	return time.Now()
-}
+// now is the time by the clock Open was given.
+func (d *Dir) now() time.Time { return d.Clock()() }
 
 // Exists reports whether the memory directory exists.
 func (d *Dir) Exists() bool {

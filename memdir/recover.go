@@ -34,11 +34,7 @@ func (d *Dir) lock(what string) (*Lock, error) {
 	if err := d.ensure(); err != nil {
 		return nil, err
 	}
-	timeout := d.lockTimeout
-	if timeout == 0 {
-		timeout = DefaultLockTimeout
-	}
-	lk, err := AcquireLock(context.Background(), d.Path, timeout, what)
+	lk, err := AcquireLock(context.Background(), d.Path, d.LockTimeout(), what)
 	if err != nil || lk.left == "" {
 		return lk, err
 	}
