@@ -1,6 +1,7 @@
 package memsync
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -119,17 +120,37 @@ func mergeMemory(name string, base, ours, theirs []byte) *FileMerge {
 }
 
 // scanMerge holds back what a merge would write from theirs when it
-// looks like a credential ours does not hold.
+// looks like a credential ours does not hold: a finding counts as ours
+// when ours has one of its kind on a line reading the same.
 func scanMerge(ours []byte, r *FileMerge) *FileMerge {
-	if len(secrets.Scan(string(ours))) > 0 {
-		return r
+	known := map[string]bool{}
+	for _, f := range secrets.Scan(string(ours)) {
+		known[findingKey(ours, f)] = true
 	}
 	for _, data := range [][]byte{r.Merged, r.ConflictData, r.RestoreData} {
-		if f := secrets.Scan(string(data)); len(f) > 0 {
-			return &FileMerge{Merged: ours, Held: fmt.Sprintf("theirs holds what looks like a %s (line %d): ours is kept and the merge is left to you", f[0].Kind, f[0].Line)}
+		for _, f := range secrets.Scan(string(data)) {
+			if !known[findingKey(data, f)] {
+				return &FileMerge{Merged: ours, Held: fmt.Sprintf("theirs holds what looks like a %s (line %d): ours is kept and the merge is left to you", f.Kind, f.Line)}
+			}
 		}
 	}
 	return r
+}
+
+// findingKey is a finding's kind and the text of its line in data.
+func findingKey(data []byte, f secrets.Finding) string {
+	line := data
+	for range f.Line - 1 {
+		i := bytes.IndexByte(line, '\n')
+		if i < 0 {
+			break
+		}
+		line = line[i+1:]
+	}
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return f.Kind + "\x00" + string(line)
 }
 
 // unpaired undoes a pairing git's rename detection made between two

@@ -46,6 +46,16 @@ func TestMergeFile(t *testing.T) {
 			ours:   driverTopic + "one\ntwo\nthree\n",
 			theirs: driverTopic + "one\ntwo\nthree\nghp_0123456789abcdefghijABCDEFGHIJ0123456789\n",
 			want:   driverTopic + "one\ntwo\nthree\n"},
+		{name: "ours holds one credential, theirs brings another: ours kept", file: "feedback_policy.md",
+			base:   base + "AKIAZ7QW4RTY2UIO3PLK\n",
+			ours:   driverTopic + "one\ntwo\nthree\nAKIAZ7QW4RTY2UIO3PLK\n",
+			theirs: driverTopic + "one\ntwo\nthree\nAKIAZ7QW4RTY2UIO3PLK\nghp_0123456789abcdefghijABCDEFGHIJ0123456789\n",
+			want:   driverTopic + "one\ntwo\nthree\nAKIAZ7QW4RTY2UIO3PLK\n"},
+		{name: "a credential ours already holds does not hold a merge", file: "feedback_policy.md",
+			base:   base + "AKIAZ7QW4RTY2UIO3PLK\n",
+			ours:   driverTopic + "ONE\ntwo\nthree\nAKIAZ7QW4RTY2UIO3PLK\n",
+			theirs: driverTopic + "one\ntwo\nTHREE\nAKIAZ7QW4RTY2UIO3PLK\n",
+			want:   driverTopic + "ONE\ntwo\nTHREE\nAKIAZ7QW4RTY2UIO3PLK\n", clean: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := MergeFile(context.Background(), tc.file, []byte(tc.base), []byte(tc.ours), []byte(tc.theirs))
