@@ -297,3 +297,21 @@ func TestSyncRemovesItsStaleRefLock(t *testing.T) {
 		t.Errorf("sync = %+v, want the new topic pushed", res)
 	}
 }
+
+// TestSyncCompletesAKilledInit: a sync killed inside git init leaves
+// memdir's repository half made with git's config.lock beside it; the
+// next sync completes it instead of failing on the lock.
+func TestSyncCompletesAKilledInit(t *testing.T) {
+	a := newMachine(t, "file://"+bareRemote(t))
+	a.add(t, typesx.Reference, "Runbook", "Deploys go through make deploy.", false)
+	repo := filepath.Join(a.home, RepoDir)
+	if err := os.MkdirAll(repo, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "config.lock"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := a.sync(t); !res.Pushed {
+		t.Errorf("sync = %+v, want the topic pushed", res)
+	}
+}

@@ -219,6 +219,13 @@ func (c *counter) step() {
 
 // init creates memdir's repository when it is missing.
 func (s *syncer) init() error {
+	// Under the sync lock, a git lock in memdir's own repository is a
+	// killed sync's: every git run on it runs under this lock and dies
+	// with its sync (Pdeathsig). A ref a killed update-ref left locked
+	// would stop every later sync, and a config.lock a killed git init
+	// left would stop the git init that completes the repository, so
+	// they go first.
+	s.removeStaleLocks()
 	// A sync killed inside git init leaves a repository without some of
 	// these: git init again completes it (it keeps what is there).
 	for _, f := range []string{"HEAD", "objects", "refs"} {
@@ -230,15 +237,11 @@ func (s *syncer) init() error {
 		}
 	}
 	// Under the sync lock, a merge directory left behind is a killed
-	// sync's, and so is a git lock in memdir's own repository: every git
-	// run on it runs under this lock and dies with its sync (Pdeathsig),
-	// so a ref a killed update-ref left locked would stop every later
-	// sync.
+	// sync's too.
 	stale, _ := filepath.Glob(filepath.Join(s.state, ".merge-*"))
 	for _, d := range stale {
 		_ = os.RemoveAll(d)
 	}
-	s.removeStaleLocks()
 	tmp, err := os.MkdirTemp(s.state, ".merge-")
 	if err != nil {
 		return fmt.Errorf("sync: %w", err)
