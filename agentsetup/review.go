@@ -7,10 +7,10 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/untrusted"
 )
 
@@ -129,7 +129,7 @@ func codexHome(o Options) string {
 	return filepath.Join(o.Home, ".codex")
 }
 
-var tomlString = regexp.MustCompile(`=\s*"((?:[^"\\]|\\.)*)"`)
+var tomlString = lazyre.New(`=\s*"((?:[^"\\]|\\.)*)"`)
 
 // codexValues reads the string values of Codex's user config.toml whose
 // key path starts with prefix and has one more element, then name: for
@@ -153,7 +153,7 @@ func codexValues(path string, prefix []string, name string) (map[string]string, 
 		if len(k.path) != n+2 || !slices.Equal(k.path[:n], prefix) || k.path[n+1] != name || k.line > len(lines) {
 			continue
 		}
-		if m := tomlString.FindStringSubmatch(lines[k.line-1]); m != nil {
+		if m := tomlString().FindStringSubmatch(lines[k.line-1]); m != nil {
 			var v string
 			if json.Unmarshal([]byte(`"`+m[1]+`"`), &v) == nil {
 				out[k.path[n]] = v

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/untrusted"
@@ -84,7 +85,9 @@ func remoteIdentity(cfg GitConfig) (string, bool) {
 }
 
 // defaultPorts are the ports a URL may name without changing the remote.
-var defaultPorts = map[string]string{"ssh": "22", "git+ssh": "22", "ssh+git": "22", "https": "443", "http": "80", "git": "9418"}
+var defaultPorts = sync.OnceValue(func() map[string]string {
+	return map[string]string{"ssh": "22", "git+ssh": "22", "ssh+git": "22", "https": "443", "http": "80", "git": "9418"}
+})
 
 // NormalizeRemoteURL turns a git remote URL into a project identity:
 // host (lowercase, without user, password or default port) and path
@@ -122,7 +125,7 @@ func normalizeURL(s string) (string, bool) {
 		return localIdentity(u.Path)
 	}
 	host := strings.ToLower(u.Hostname())
-	if port := u.Port(); port != "" && port != defaultPorts[scheme] {
+	if port := u.Port(); port != "" && port != defaultPorts()[scheme] {
 		host += ":" + port
 	}
 	return joinIdentity(host, u.Path)

@@ -3,6 +3,7 @@ package dream
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -95,11 +96,11 @@ func nameWords(words []string) []string {
 	if v > 0 {
 		subject = words[:v]
 	}
-	for len(subject) > 1 && determiner[strings.ToLower(subject[0])] {
+	for len(subject) > 1 && determiner()[strings.ToLower(subject[0])] {
 		subject = subject[1:]
 	}
 	switch {
-	case v <= 0 || pronoun[strings.ToLower(subject[0])]:
+	case v <= 0 || pronoun()[strings.ToLower(subject[0])]:
 		// No subject, or one that says nothing alone: the first words.
 		return cutWords(words, 5, 6)
 	case len(subject) == 1:
@@ -110,7 +111,7 @@ func nameWords(words []string) []string {
 	}
 	// A long subject ends before its first preposition past two words.
 	for i := 2; i < 6; i++ {
-		if preposition[strings.ToLower(subject[i])] {
+		if preposition()[strings.ToLower(subject[i])] {
 			return subject[:i]
 		}
 	}
@@ -124,7 +125,7 @@ func cutWords(words []string, n, whole int) []string {
 		words = words[:n]
 	}
 	for len(words) > 1 {
-		if last := strings.ToLower(strings.Trim(words[len(words)-1], ",;:")); !tokenize.IsStopWord(last) && !preposition[last] {
+		if last := strings.ToLower(strings.Trim(words[len(words)-1], ",;:")); !tokenize.IsStopWord(last) && !preposition()[last] {
 			break
 		}
 		words = words[:len(words)-1]
@@ -141,19 +142,19 @@ func verbAt(words []string) int {
 	for i, w := range words {
 		lw := strings.ToLower(strings.Trim(w, ",;:"))
 		switch {
-		case auxiliary[lw] || verbAdverb[lw]:
+		case auxiliary()[lw] || verbAdverb()[lw]:
 			return i
-		case verbS[lw]:
+		case verbS()[lw]:
 			if i+1 < len(words) && isVerbish(words[i+1]) {
 				continue
 			}
 			return i
-		case i >= 2 && determiner[strings.ToLower(words[0])] && looksThirdPerson(lw) &&
-			i+1 < len(words) && (determiner[strings.ToLower(words[i+1])] || preposition[strings.ToLower(words[i+1])]):
+		case i >= 2 && determiner()[strings.ToLower(words[0])] && looksThirdPerson(lw) &&
+			i+1 < len(words) && (determiner()[strings.ToLower(words[i+1])] || preposition()[strings.ToLower(words[i+1])]):
 			// "the release train leaves on Fridays": a clause that starts
 			// with a noun phrase has a verb in -s before "on" or "the".
 			return i
-		case verbPlain[lw] && i > 0 && strings.HasSuffix(strings.ToLower(words[i-1]), "s"):
+		case verbPlain()[lw] && i > 0 && strings.HasSuffix(strings.ToLower(words[i-1]), "s"):
 			if i+1 < len(words) && isVerbish(words[i+1]) {
 				continue
 			}
@@ -170,7 +171,7 @@ func looksThirdPerson(w string) bool {
 
 func isVerbish(w string) bool {
 	lw := strings.ToLower(w)
-	return auxiliary[lw] || verbAdverb[lw] || verbS[lw] || verbPlain[lw]
+	return auxiliary()[lw] || verbAdverb()[lw] || verbS()[lw] || verbPlain()[lw]
 }
 
 // capitalizeName capitalises a name's first letter, unless its first word
@@ -193,12 +194,15 @@ var nameLeadIn = lazyre.New(`(?i)^\s*(remember( to)?|don't forget( to| that)?|he
 // inside one ("fn(x)" stays whole), but at a dash.
 var nameStop = lazyre.New(`[.;!?](\s|$)|[,:]\s|\s\(|—|\s-\s|\s(https?://|www\.)`)
 
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
+// wordSet returns the set of s's words, built on first use.
+func wordSet(s string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(s) {
+			m[w] = true
+		}
+		return m
+	})
 }
 
 var (

@@ -3,6 +3,7 @@ package dream
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/memdir"
@@ -52,12 +53,14 @@ var (
 )
 
 // notKeys are words before a colon that introduce a note, not a key.
-var notKeys = map[string]bool{
-	"note": true, "todo": true, "why": true, "how": true, "how to apply": true, "tip": true,
-	"fyi": true, "update": true, "important": true, "reminder": true, "remember": true,
-	"nb": true, "ps": true, "see": true, "example": true, "eg": true, "warning": true,
-	"http": true, "https": true, "til": true, "context": true, "reason": true,
-}
+var notKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"note": true, "todo": true, "why": true, "how": true, "how to apply": true, "tip": true,
+		"fyi": true, "update": true, "important": true, "reminder": true, "remember": true,
+		"nb": true, "ps": true, "see": true, "example": true, "eg": true, "warning": true,
+		"http": true, "https": true, "til": true, "context": true, "reason": true,
+	}
+})
 
 // normKey makes a key comparable: its content words in order.
 func normKey(k string) string { return strings.Join(memdir.TermList(k), " ") }
@@ -72,7 +75,7 @@ func keyOf(fact string) string {
 	}
 	if m := keyColon().FindStringSubmatch(line); m != nil {
 		k := normKey(m[1])
-		if k != "" && !notKeys[strings.ToLower(strings.TrimSpace(m[1]))] && len(strings.Fields(k)) <= 5 {
+		if k != "" && !notKeys()[strings.ToLower(strings.TrimSpace(m[1]))] && len(strings.Fields(k)) <= 5 {
 			return k
 		}
 	}

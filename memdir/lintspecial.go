@@ -4,11 +4,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/memdir/memdir/index"
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/untrusted"
 )
 
@@ -42,7 +42,7 @@ func (d *Dir) SpecialFiles() []Finding {
 
 // conflictCopy names the file a sync keeps the other machine's version of
 // a topic in when both sides changed it: <stem>.conflict-<7 hex>.md.
-var conflictCopy = regexp.MustCompile(`^(.+)\.conflict-[0-9a-f]{7}\.md$`)
+var conflictCopy = lazyre.New(`^(.+)\.conflict-[0-9a-f]{7}\.md$`)
 
 // ConflictCopy reports whether name (a base name) is a conflict copy: the
 // other side's version of a topic that a sync or git pull could not
@@ -50,7 +50,7 @@ var conflictCopy = regexp.MustCompile(`^(.+)\.conflict-[0-9a-f]{7}\.md$`)
 // topic's file name. A copy is read and searched like a topic, but is
 // never given an index line: lint lists it until a person merges it.
 func ConflictCopy(name string) (topic string, ok bool) {
-	m := conflictCopy.FindStringSubmatch(name)
+	m := conflictCopy().FindStringSubmatch(name)
 	if m == nil {
 		return "", false
 	}

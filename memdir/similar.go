@@ -228,8 +228,8 @@ func wordTerms(w string) []string {
 		return []string{negation}
 	case tokenize.IsStopWord(w):
 		return nil
-	case abbreviations[w] != nil:
-		return abbreviations[w]
+	case abbreviations()[w] != nil:
+		return abbreviations()[w]
 	case strings.ContainsRune(w, '\''):
 		return nil // other contractions: "it'll", "we'd"
 	case utf8.RuneCountInString(w) == 1 && !hasDigit(w):
@@ -243,7 +243,7 @@ const negation = "not"
 
 // abbreviations spell out a few abbreviations engineers write, as the
 // stems of their words.
-var abbreviations = func() map[string][]string {
+var abbreviations = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for abbr, long := range map[string]string{
 		"pr": "pull request", "prs": "pull requests", "db": "database", "dbs": "databases",
@@ -259,7 +259,7 @@ var abbreviations = func() map[string][]string {
 		}
 	}
 	return m
-}()
+})
 
 // stem is the shared stemmer's term for a word.
 func stem(w string) string { return tokenize.Stem(w) }
@@ -332,7 +332,7 @@ func newMatcher(probe string) *matcher {
 	for _, w := range snowballExceptions {
 		m.special[w] = m.count(w)
 	}
-	for w := range abbreviations {
+	for w := range abbreviations() {
 		m.special[w] = m.count(w)
 	}
 	for w := range m.special {

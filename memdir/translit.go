@@ -2,6 +2,7 @@ package memdir
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
@@ -36,7 +37,7 @@ func transliterate(s string) string {
 // latinExtra or greekCyrillic spell it, or as it is.
 func writeLetter(b *strings.Builder, r rune) {
 	lr := unicode.ToLower(r)
-	if t, ok := latinExtra[lr]; ok {
+	if t, ok := latinExtra()[lr]; ok {
 		b.WriteString(t)
 		return
 	}
@@ -44,7 +45,7 @@ func writeLetter(b *strings.Builder, r rune) {
 		if unicode.Is(unicode.Mn, d) {
 			continue
 		}
-		if t, ok := greekCyrillic[d]; ok {
+		if t, ok := greekCyrillic()[d]; ok {
 			b.WriteString(t)
 		} else {
 			b.WriteRune(d)
@@ -54,45 +55,51 @@ func writeLetter(b *strings.Builder, r rune) {
 
 // latinExtra spells the Latin letters that do not decompose into a base
 // letter and an accent.
-var latinExtra = map[rune]string{
-	'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'đ': "d", 'ð': "d", 'þ': "th",
-	'ł': "l", 'ı': "i", 'ħ': "h", 'ŋ': "ng", 'ĸ': "k", 'ſ': "s",
-}
+var latinExtra = sync.OnceValue(func() map[rune]string {
+	return map[rune]string{
+		'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'đ': "d", 'ð': "d", 'þ': "th",
+		'ł': "l", 'ı': "i", 'ħ': "h", 'ŋ': "ng", 'ĸ': "k", 'ſ': "s",
+	}
+})
 
 // greekCyrillic spells Greek and Cyrillic letters (lowercase; the name is
 // lowercased for its slug anyway).
-var greekCyrillic = map[rune]string{
-	'α': "a", 'β': "v", 'γ': "g", 'δ': "d", 'ε': "e", 'ζ': "z", 'η': "i", 'θ': "th",
-	'ι': "i", 'κ': "k", 'λ': "l", 'μ': "m", 'ν': "n", 'ξ': "x", 'ο': "o", 'π': "p",
-	'ρ': "r", 'σ': "s", 'ς': "s", 'τ': "t", 'υ': "y", 'φ': "f", 'χ': "ch", 'ψ': "ps", 'ω': "o",
-	'а': "a", 'б': "b", 'в': "v", 'г': "g", 'д': "d", 'е': "e", 'ё': "yo", 'ж': "zh",
-	'з': "z", 'и': "i", 'й': "y", 'к': "k", 'л': "l", 'м': "m", 'н': "n", 'о': "o",
-	'п': "p", 'р': "r", 'с': "s", 'т': "t", 'у': "u", 'ф': "f", 'х': "kh", 'ц': "ts",
-	'ч': "ch", 'ш': "sh", 'щ': "shch", 'ъ': "", 'ы': "y", 'ь': "", 'э': "e", 'ю': "yu",
-	'я': "ya", 'є': "ye", 'і': "i", 'ї': "yi", 'ґ': "g", 'ў': "u",
-}
+var greekCyrillic = sync.OnceValue(func() map[rune]string {
+	return map[rune]string{
+		'α': "a", 'β': "v", 'γ': "g", 'δ': "d", 'ε': "e", 'ζ': "z", 'η': "i", 'θ': "th",
+		'ι': "i", 'κ': "k", 'λ': "l", 'μ': "m", 'ν': "n", 'ξ': "x", 'ο': "o", 'π': "p",
+		'ρ': "r", 'σ': "s", 'ς': "s", 'τ': "t", 'υ': "y", 'φ': "f", 'χ': "ch", 'ψ': "ps", 'ω': "o",
+		'а': "a", 'б': "b", 'в': "v", 'г': "g", 'д': "d", 'е': "e", 'ё': "yo", 'ж': "zh",
+		'з': "z", 'и': "i", 'й': "y", 'к': "k", 'л': "l", 'м': "m", 'н': "n", 'о': "o",
+		'п': "p", 'р': "r", 'с': "s", 'т': "t", 'у': "u", 'ф': "f", 'х': "kh", 'ц': "ts",
+		'ч': "ch", 'ш': "sh", 'щ': "shch", 'ъ': "", 'ы': "y", 'ь': "", 'э': "e", 'ю': "yu",
+		'я': "ya", 'є': "ye", 'і': "i", 'ї': "yi", 'ґ': "g", 'ў': "u",
+	}
+})
 
 func isKana(r rune) bool { return r >= 0x3041 && r <= 0x30FC }
 
 // kana spells the basic kana (hiragana; katakana maps onto it).
-var kana = map[rune]string{
-	'あ': "a", 'い': "i", 'う': "u", 'え': "e", 'お': "o",
-	'か': "ka", 'き': "ki", 'く': "ku", 'け': "ke", 'こ': "ko",
-	'が': "ga", 'ぎ': "gi", 'ぐ': "gu", 'げ': "ge", 'ご': "go",
-	'さ': "sa", 'し': "shi", 'す': "su", 'せ': "se", 'そ': "so",
-	'ざ': "za", 'じ': "ji", 'ず': "zu", 'ぜ': "ze", 'ぞ': "zo",
-	'た': "ta", 'ち': "chi", 'つ': "tsu", 'て': "te", 'と': "to",
-	'だ': "da", 'ぢ': "ji", 'づ': "zu", 'で': "de", 'ど': "do",
-	'な': "na", 'に': "ni", 'ぬ': "nu", 'ね': "ne", 'の': "no",
-	'は': "ha", 'ひ': "hi", 'ふ': "fu", 'へ': "he", 'ほ': "ho",
-	'ば': "ba", 'び': "bi", 'ぶ': "bu", 'べ': "be", 'ぼ': "bo",
-	'ぱ': "pa", 'ぴ': "pi", 'ぷ': "pu", 'ぺ': "pe", 'ぽ': "po",
-	'ま': "ma", 'み': "mi", 'む': "mu", 'め': "me", 'も': "mo",
-	'や': "ya", 'ゆ': "yu", 'よ': "yo",
-	'ら': "ra", 'り': "ri", 'る': "ru", 'れ': "re", 'ろ': "ro",
-	'わ': "wa", 'ゐ': "i", 'ゑ': "e", 'を': "o", 'ん': "n", 'ゔ': "vu",
-	'ぁ': "a", 'ぃ': "i", 'ぅ': "u", 'ぇ': "e", 'ぉ': "o",
-}
+var kana = sync.OnceValue(func() map[rune]string {
+	return map[rune]string{
+		'あ': "a", 'い': "i", 'う': "u", 'え': "e", 'お': "o",
+		'か': "ka", 'き': "ki", 'く': "ku", 'け': "ke", 'こ': "ko",
+		'が': "ga", 'ぎ': "gi", 'ぐ': "gu", 'げ': "ge", 'ご': "go",
+		'さ': "sa", 'し': "shi", 'す': "su", 'せ': "se", 'そ': "so",
+		'ざ': "za", 'じ': "ji", 'ず': "zu", 'ぜ': "ze", 'ぞ': "zo",
+		'た': "ta", 'ち': "chi", 'つ': "tsu", 'て': "te", 'と': "to",
+		'だ': "da", 'ぢ': "ji", 'づ': "zu", 'で': "de", 'ど': "do",
+		'な': "na", 'に': "ni", 'ぬ': "nu", 'ね': "ne", 'の': "no",
+		'は': "ha", 'ひ': "hi", 'ふ': "fu", 'へ': "he", 'ほ': "ho",
+		'ば': "ba", 'び': "bi", 'ぶ': "bu", 'べ': "be", 'ぼ': "bo",
+		'ぱ': "pa", 'ぴ': "pi", 'ぷ': "pu", 'ぺ': "pe", 'ぽ': "po",
+		'ま': "ma", 'み': "mi", 'む': "mu", 'め': "me", 'も': "mo",
+		'や': "ya", 'ゆ': "yu", 'よ': "yo",
+		'ら': "ra", 'り': "ri", 'る': "ru", 'れ': "re", 'ろ': "ro",
+		'わ': "wa", 'ゐ': "i", 'ゑ': "e", 'を': "o", 'ん': "n", 'ゔ': "vu",
+		'ぁ': "a", 'ぃ': "i", 'ぅ': "u", 'ぇ': "e", 'ぉ': "o",
+	}
+})
 
 // writeKana writes the kana at runes[i] (with a small ya/yu/yo after it,
 // or the small tsu before a consonant) and returns how many runes it
@@ -117,14 +124,14 @@ func writeKana(b *strings.Builder, runes []rune, i int) int {
 	r, n := at(i)
 	switch r {
 	case 'っ':
-		if next, _ := at(i + n); kana[next] != "" {
-			b.WriteByte(kana[next][0])
+		if next, _ := at(i + n); kana()[next] != "" {
+			b.WriteByte(kana()[next][0])
 		}
 		return n
 	case 0x30FC - 0x60, 0x30FC: // the long-vowel mark
 		return n
 	}
-	s, ok := kana[r]
+	s, ok := kana()[r]
 	if !ok {
 		b.WriteRune(r)
 		return n

@@ -19,11 +19,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/canonical"
+	"github.com/memdir/memdir/internal/lazyre"
 	"github.com/memdir/memdir/untrusted"
 )
 
@@ -58,7 +58,7 @@ func (e *RemoteError) UserError() {}
 
 // helperSyntax is git's <transport>::<address>, which runs a remote
 // helper (ext:: runs any command).
-var helperSyntax = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*::`)
+var helperSyntax = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]*::`)
 
 // CheckRemote refuses a URL git could read as an option or that names a
 // remote helper, and one with spaces or control characters.
@@ -70,7 +70,7 @@ func CheckRemote(url string) error {
 		return &RemoteError{URL: url, Reason: "starts with '-', which git would read as an option"}
 	case strings.ContainsFunc(url, func(r rune) bool { return r <= ' ' || r == 0x7f }):
 		return &RemoteError{URL: url, Reason: "holds a space or a control character"}
-	case helperSyntax.MatchString(url):
+	case helperSyntax().MatchString(url):
 		return &RemoteError{URL: url, Reason: "names a git remote helper (transport::address); use an ssh, https, git or file URL"}
 	}
 	return nil

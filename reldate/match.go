@@ -2,6 +2,7 @@ package reldate
 
 import (
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -35,35 +36,47 @@ type result struct {
 	weekday bool // the phrase names a weekday: check for a date before it
 }
 
-var triggers = map[string]bool{
-	"today": true, "tonight": true, "tomorrow": true, "yesterday": true,
-	"this": true, "next": true, "last": true, "the": true, "day": true,
-	"end": true, "eod": true, "eow": true, "eom": true, "eoy": true, "in": true,
-	"a": true, "an": true,
-}
+var triggers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"today": true, "tonight": true, "tomorrow": true, "yesterday": true,
+		"this": true, "next": true, "last": true, "the": true, "day": true,
+		"end": true, "eod": true, "eow": true, "eom": true, "eoy": true, "in": true,
+		"a": true, "an": true,
+	}
+})
 
-var weekdays = map[string]time.Weekday{
-	"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday,
-	"wednesday": time.Wednesday, "thursday": time.Thursday,
-	"friday": time.Friday, "saturday": time.Saturday,
-}
+var weekdays = sync.OnceValue(func() map[string]time.Weekday {
+	return map[string]time.Weekday{
+		"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday,
+		"wednesday": time.Wednesday, "thursday": time.Thursday,
+		"friday": time.Friday, "saturday": time.Saturday,
+	}
+})
 
-var numberWords = map[string]int{
-	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-}
+var numberWords = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+		"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+	}
+})
 
 // Words before a count that make it vague or part of a range.
-var vague = map[string]bool{
-	"or": true, "to": true, "and": true, "about": true, "around": true,
-	"roughly": true, "approximately": true, "some": true, "nearly": true,
-	"almost": true, "over": true, "under": true, "maybe": true, "few": true,
-	"several": true, "like": true,
-}
+var vague = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"or": true, "to": true, "and": true, "about": true, "around": true,
+		"roughly": true, "approximately": true, "some": true, "nearly": true,
+		"almost": true, "over": true, "under": true, "maybe": true, "few": true,
+		"several": true, "like": true,
+	}
+})
 
-var deadlines = map[string]bool{"by": true, "until": true, "till": true, "til": true, "due": true}
+var deadlines = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"by": true, "until": true, "till": true, "til": true, "due": true}
+})
 
-var parts = map[string]bool{"morning": true, "afternoon": true, "evening": true, "night": true}
+var parts = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"morning": true, "afternoon": true, "evening": true, "night": true}
+})
 
 // matchAt tries a phrase whose first word is text[i:j] and returns the end
 // of the phrase and its replacement when it resolves and may be rewritten.
@@ -88,7 +101,7 @@ func (s *scanner) matchAt(i, j int) (int, string, bool) {
 		// "the tomorrow flag" names a thing, and "--since yesterday" is
 		// a command's argument: neither is a date to pin down.
 		prev == "the" || prev == "a" || prev == "an", flagBefore(s.text, i),
-		isNum && vague[prev]:
+		isNum && vague()[prev]:
 		return 0, "", false
 	}
 	return end, r.to, true
@@ -107,10 +120,10 @@ func (s *scanner) mayStart(w string) bool {
 		}
 		b[i] = c
 	}
-	if triggers[string(b)] || numberWords[string(b)] > 0 {
+	if triggers()[string(b)] || numberWords()[string(b)] > 0 {
 		return true
 	}
-	if _, ok := weekdays[string(b)]; ok {
+	if _, ok := weekdays()[string(b)]; ok {
 		return true
 	}
 	_, ok := count(w)
@@ -164,7 +177,7 @@ func (s *scanner) match(t []tok, prev string) result {
 		} else {
 			d = addDays(d, -1)
 		}
-		if p := word(t, 1); parts[p] {
+		if p := word(t, 1); parts()[p] {
 			return result{n: 2, to: withPart(d, p)}
 		}
 		return result{n: 1, to: iso(d)}
@@ -195,7 +208,7 @@ func (s *scanner) match(t []tok, prev string) result {
 	case "in":
 		return s.matchCount(t[1:], 1, 1)
 	}
-	if wd, ok := weekdays[t[0].w]; ok {
+	if wd, ok := weekdays()[t[0].w]; ok {
 		return s.matchWeekday(t, wd, prev)
 	}
 	return s.matchCount(t, 0, -1)
@@ -233,7 +246,7 @@ func (s *scanner) matchRelative(t []tok) result {
 	case w == "year":
 		return result{n: 2, to: yearName(d, k)}
 	case k == 0 && (w == "coming" || w == "past"):
-		wd, ok := weekdays[word(t, 2)]
+		wd, ok := weekdays()[word(t, 2)]
 		if !ok {
 			return result{}
 		}
@@ -243,7 +256,7 @@ func (s *scanner) matchRelative(t []tok) result {
 		}
 		return result{n: 3, to: withWeekday(nearest(d, wd, step)), weekday: true}
 	}
-	wd, ok := weekdays[word(t, 1)]
+	wd, ok := weekdays()[word(t, 1)]
 	if !ok {
 		return result{}
 	}
@@ -284,7 +297,7 @@ func (s *scanner) matchWeekday(t []tok, wd time.Weekday, prev string) result {
 		x := addDays(monday(d, k), isoIndex(weekdayDay(wd)))
 		return result{n: 3, to: withWeekday(x), weekday: true}
 	}
-	if !deadlines[prev] {
+	if !deadlines()[prev] {
 		return result{}
 	}
 	x := d
@@ -330,7 +343,7 @@ func endOf(d day, unit string, k int) day {
 // (larger numbers are years and ids, not counts), one to twelve, or a/an
 // (callers check that a/an come with a singular unit).
 func count(w string) (int, bool) {
-	if n, ok := numberWords[w]; ok {
+	if n, ok := numberWords()[w]; ok {
 		return n, true
 	}
 	if w == "a" || w == "an" {

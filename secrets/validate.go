@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -18,12 +19,14 @@ var fakeMarkers = []string{
 
 // placeholderWords are whole values that name a credential instead of
 // being one.
-var placeholderWords = map[string]bool{
-	"password": true, "passwd": true, "passphrase": true, "pass": true, "pwd": true, "secret": true,
-	"token": true, "user": true, "username": true, "null": true, "none": true,
-	"nil": true, "true": true, "false": true, "undefined": true, "empty": true,
-	"required": true, "optional": true, "hidden": true, "string": true,
-}
+var placeholderWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"password": true, "passwd": true, "passphrase": true, "pass": true, "pwd": true, "secret": true,
+		"token": true, "user": true, "username": true, "null": true, "none": true,
+		"nil": true, "true": true, "false": true, "undefined": true, "empty": true,
+		"required": true, "optional": true, "hidden": true, "string": true,
+	}
+})
 
 // statusWords are lone words that say something about a password (its
 // state, where it lives) rather than being one: password: disabled.
@@ -68,7 +71,7 @@ func placeholder(v string) bool {
 	if v == "" || strings.IndexByte(placeholderStarts, v[0]) >= 0 {
 		return true
 	}
-	return fake(v) || placeholderWords[lowerASCII(v)] || distinct(v) < 2 || allDigits(v)
+	return fake(v) || placeholderWords()[lowerASCII(v)] || distinct(v) < 2 || allDigits(v)
 }
 
 // random reports whether s looks like generated token material: several

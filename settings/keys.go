@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -108,7 +109,10 @@ var registry = []KeyInfo{
 		Help: "a git remote proposed for team memory; memdir never pushes to or pulls from it on its own"},
 }
 
-var byKey = func() map[string]*KeyInfo {
+// byKey indexes the registry by key. It completes each entry (its
+// environment variable and its allowed values) on first use, so that a
+// command that reads no setting pays nothing for it at start-up.
+var byKey = sync.OnceValue(func() map[string]*KeyInfo {
 	m := make(map[string]*KeyInfo, len(registry))
 	for i := range registry {
 		k := &registry[i]
@@ -119,7 +123,13 @@ var byKey = func() map[string]*KeyInfo {
 		m[k.Key] = k
 	}
 	return m
-}()
+})
+
+// registered is the registry, completed.
+func registered() []KeyInfo {
+	byKey()
+	return registry
+}
 
 func allowedText(k *KeyInfo) string {
 	switch k.Kind {
@@ -145,8 +155,8 @@ func allowedText(k *KeyInfo) string {
 
 // Keys returns the registry of settings, sorted by key.
 func Keys() []KeyInfo {
-	out := make([]KeyInfo, len(registry))
-	for i, k := range registry {
+	out := make([]KeyInfo, len(registered()))
+	for i, k := range registered() {
 		out[i] = k
 		out[i].Values = slices.Clone(k.Values)
 	}
@@ -155,7 +165,7 @@ func Keys() []KeyInfo {
 
 // Info returns the registry entry of key.
 func Info(key string) (KeyInfo, bool) {
-	k, ok := byKey[key]
+	k, ok := byKey()[key]
 	if !ok {
 		return KeyInfo{}, false
 	}
@@ -163,8 +173,8 @@ func Info(key string) (KeyInfo, bool) {
 }
 
 func keyNames() []string {
-	names := make([]string, len(registry))
-	for i, k := range registry {
+	names := make([]string, len(registered()))
+	for i, k := range registered() {
 		names[i] = k.Key
 	}
 	return names
@@ -172,7 +182,7 @@ func keyNames() []string {
 
 // isPrefix reports whether p is the first part of a dotted key ("dream").
 func isPrefix(p string) bool {
-	for _, k := range registry {
+	for _, k := range registered() {
 		if strings.HasPrefix(k.Key, p+".") {
 			return true
 		}
@@ -191,7 +201,7 @@ func Validate(key, value string) error {
 // normalize validates value for key and returns its canonical form:
 // bools become "true"/"false", enums lowercase, others are trimmed.
 func normalize(key, value string) (string, error) {
-	k, ok := byKey[key]
+	k, ok := byKey()[key]
 	if !ok {
 		return "", &UnknownKeyError{Key: key}
 	}

@@ -181,7 +181,7 @@ func readLayer(layer Layer, file, within string) (*layerData, error) {
 
 func envLayer(getenv func(string) string) (*layerData, error) {
 	d := newLayerData(Env, "")
-	for _, k := range registry {
+	for _, k := range registered() {
 		if k.Env == "" {
 			continue
 		}
@@ -223,8 +223,8 @@ func withFile(err error, file string) error {
 func (s *Settings) apply(layers ...*layerData) {
 	s.warnings = s.warnings[:0]
 	s.profiles = map[string]*profile{}
-	s.values = make(map[string]Value, len(registry))
-	for _, k := range registry {
+	s.values = make(map[string]Value, len(registered()))
+	for _, k := range registered() {
 		if k.Kind != KindStructured {
 			s.values[k.Key] = Value{Key: k.Key, Value: k.Default, Origin: Origin{Layer: Default}}
 		}
@@ -241,7 +241,7 @@ func (s *Settings) apply(layers ...*layerData) {
 			}
 			file := d.file
 			if d.layer == Env {
-				file = byKey[key].Env
+				file = byKey()[key].Env
 			}
 			s.values[key] = Value{Key: key, Value: e.value, Origin: Origin{Layer: d.layer, File: file, Line: e.line}}
 		}
@@ -271,7 +271,7 @@ func (s *Settings) blocked(d *layerData, key string, line int) bool {
 	file := d.file
 	switch d.layer {
 	case Env:
-		file = byKey[key].Env
+		file = byKey()[key].Env
 	case Flag:
 		file = "flag"
 	}
@@ -304,8 +304,8 @@ func (s *Settings) Lookup(key string) (Value, bool) {
 
 // All returns every known key, sorted, with its value and origin.
 func (s *Settings) All() []Value {
-	out := make([]Value, 0, len(registry))
-	for _, k := range registry {
+	out := make([]Value, 0, len(registered()))
+	for _, k := range registered() {
 		v, _ := s.Lookup(k.Key)
 		out = append(out, v)
 	}

@@ -98,7 +98,7 @@ func (d *layerData) walk(m *yaml.Node, prefix string) error {
 }
 
 func (d *layerData) pair(key string, kn, vn *yaml.Node) error {
-	k, known := byKey[key]
+	k, known := byKey()[key]
 	switch {
 	case key == lockedKey && d.layer == Managed:
 		d.readLocked(vn)
@@ -168,7 +168,7 @@ func (d *layerData) readLocked(vn *yaml.Node) {
 			d.warn(it.Line, "locked: expected a list of setting names")
 			continue
 		}
-		if _, ok := byKey[it.Value]; !ok {
+		if _, ok := byKey()[it.Value]; !ok {
 			d.warn(it.Line, "locked: "+(&UnknownKeyError{Key: it.Value}).Error())
 			continue
 		}

@@ -19,7 +19,7 @@ import (
 // layer: only user, project and local files are written, and home cannot
 // live in the user file (memdir finds that file through home).
 func CheckScope(layer Layer, key string) error {
-	if _, ok := byKey[key]; !ok {
+	if _, ok := byKey()[key]; !ok {
 		return &UnknownKeyError{Key: key}
 	}
 	if layer != User && layer != Project && layer != Local {
@@ -170,7 +170,7 @@ func setScalar(n *yaml.Node, key, v string) {
 // kinds as strings (quoted by the encoder when plain would misread).
 func newScalar(key, v string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Value: v, Tag: "!!str"}
-	switch byKey[key].Kind {
+	switch byKey()[key].Kind {
 	case KindBool:
 		n.Tag = "!!bool"
 	case KindNumber:

@@ -20,7 +20,7 @@ import (
 // empty goes too. It reports whether the file held the key; a missing file
 // holds none and is not created.
 func Unset(path, key string) (bool, error) {
-	if _, ok := byKey[key]; !ok {
+	if _, ok := byKey()[key]; !ok {
 		return false, &UnknownKeyError{Key: key}
 	}
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -19,7 +20,9 @@ import (
 // md renders memory's markdown. Raw HTML is never passed through (goldmark
 // without html.WithUnsafe writes a comment in its place), and safeLinks
 // vets every destination before rendering.
-var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify))
+var md = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify))
+})
 
 // renderMarkdown renders untrusted markdown to HTML that runs nothing.
 // topicURL turns a link to another topic file into the viewer's page for
@@ -27,10 +30,10 @@ var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Striket
 // then a note says why and links to rawURL, the whole file as text.
 func renderMarkdown(src []byte, topicURL func(file string) string, rawURL string) template.HTML {
 	head, cut := boundMarkdown(src)
-	doc := md.Parser().Parse(text.NewReader(head))
+	doc := md().Parser().Parse(text.NewReader(head))
 	safeLinks(doc, head, topicURL)
 	var buf bytes.Buffer
-	if err := md.Renderer().Render(&buf, head, doc); err != nil {
+	if err := md().Renderer().Render(&buf, head, doc); err != nil {
 		buf.Reset()
 		buf.WriteString(template.HTMLEscapeString(string(head)))
 	}
