@@ -3,7 +3,10 @@ package embed
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -79,35 +82,65 @@ func TestFusionFindsParaphrase(t *testing.T) {
 	}
 }
 
-// TestIncremental: vectors are kept by content hash; only new and changed
-// topics are sent again, all of them when the model changes, and a
-// private topic never.
+// TestIncremental: vectors are kept with their file's stamp and their
+// text's hash; a topic offered with the stamp kept is not read at all, one
+// with a new stamp is read and sent again only when its text changed, all
+// of them when the model changes, and a topic not offered (private, gone)
+// is dropped. A store without stamps (MDEMBED1) is read, not embedded
+// anew.
 func TestIncremental(t *testing.T) {
 	srv := fakeembed.Start()
 	defer srv.Close()
 	d := testDir(t)
-	var warn bytes.Buffer
-	near := func(model string) {
-		t.Helper()
-		r := New(d, Config{URL: srv.URL, Model: model, Timeout: 5 * time.Second}, &warn)
-		if got := r.Nearest(context.Background(), "billing", 10); len(got) != 3 {
-			t.Fatalf("Nearest: %v, want the 3 topics that are not private (warnings %q)", got, warn.String())
-		}
+	stamps := map[string]search.Stamp{ // as the index would offer them: private left out
+		"project_billing_owner.md": {Size: 1, Mtime: 1},
+		"project_kafka.md":         {Size: 2, Mtime: 2},
+		"project_offline.md":       {Size: 3, Mtime: 3},
 	}
-	step := func(what string, model string, want int64) {
+	var warn bytes.Buffer
+	step := func(what, model string, want int64) {
 		t.Helper()
+		var topics []search.Stamped
+		for f, st := range stamps {
+			topics = append(topics, search.Stamped{File: f, Stamp: st})
+		}
 		before := srv.Texts.Load()
-		near(model)
+		r := New(d, Config{URL: srv.URL, Model: model, Timeout: 5 * time.Second}, &warn)
+		if got := r.Nearest(context.Background(), "billing", 10, topics); len(got) != len(topics) {
+			t.Fatalf("%s: Nearest: %v, want the %d topics offered (warnings %q)", what, got, len(topics), warn.String())
+		}
 		if got := srv.Texts.Load() - before; got != want {
 			t.Errorf("%s: %d texts sent, want %d", what, got, want)
 		}
 	}
 	step("first search", "m1", 1+3)
 	step("again", "m1", 1)
-	if err := os.WriteFile(filepath.Join(d.Path, "project_kafka.md"), []byte(topic("Kafka topic naming", "How topics are named", "Changed.")), 0o644); err != nil {
+	write := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(d.Path, "project_kafka.md"), []byte(topic("Kafka topic naming", "How topics are named", body)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("Changed.")
+	step("changed, same stamp offered: not read", "m1", 1)
+	stamps["project_kafka.md"] = search.Stamp{Size: 2, Mtime: 20}
+	step("one topic with a new stamp", "m1", 1+1)
+	for f := range stamps {
+		stamps[f] = search.Stamp{}
+	}
+	step("every stamp unknown: read, none changed", "m1", 1)
+	step("unknown again: read again, none changed", "m1", 1)
+	stamps["project_kafka.md"] = search.Stamp{Size: 2, Mtime: 21}
+	delete(stamps, "project_offline.md")
+	step("one left out", "m1", 1)
+	stamps["project_offline.md"] = search.Stamp{Size: 3, Mtime: 3}
+	step("back: embedded again", "m1", 1+1)
+	st := load(d.Path, "m1 "+srv.URL)
+	v1 := encodeV1(st)
+	if err := os.WriteFile(filepath.Join(d.Path, StateDir, storeFile), v1, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	step("one topic changed", "m1", 1+1)
+	step("a store without stamps", "m1", 1)
 	step("another model", "m2", 1+3)
 	if err := os.WriteFile(filepath.Join(d.Path, StateDir, storeFile), []byte("garbage"), 0o644); err != nil {
 		t.Fatal(err)
@@ -165,6 +198,9 @@ func FuzzDecodeStore(f *testing.F) {
 	s := &store{key: "m u", dims: 2, entries: map[string]entry{"a.md": {vec: []float32{1, 2}}}}
 	f.Add(s.encode())
 	f.Add([]byte(magic))
+	f.Add(encodeV1(s))
+	s.entries["a.md"] = entry{stamp: search.Stamp{Size: 1, Mtime: 2, Ctime: 3, Ino: 4}, vec: []float32{1, 2}}
+	f.Add(s.encode())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := decodeStore(data)
 		if err != nil {
@@ -176,4 +212,20 @@ func FuzzDecodeStore(f *testing.F) {
 			}
 		}
 	})
+}
+
+// encodeV1 writes s as memdir wrote vectors before stamps (MDEMBED1).
+func encodeV1(s *store) []byte {
+	b := []byte(magicV1)
+	b = appendStr(b, s.key)
+	b = binary.AppendUvarint(b, uint64(s.dims))
+	b = binary.AppendUvarint(b, uint64(len(s.entries)))
+	for path, e := range s.entries {
+		b = appendStr(b, path)
+		b = append(b, e.hash[:]...)
+		for _, f := range e.vec {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
+		}
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memdir/memdir/memdir"
@@ -33,15 +34,17 @@ func New(d *memdir.Dir, cfg Config, warn io.Writer) *Ranker {
 	return &Ranker{dir: d, cfg: cfg, warn: warn}
 }
 
-// Nearest returns the files of at most limit topics nearest to text by
-// meaning, nearest first. It embeds the topics that are new or changed
+// Nearest returns the files of at most limit of topics nearest to text
+// by meaning, nearest first. It embeds the topics that are new or changed
 // first, as many as the timeout allows (the rest next time), and keeps
-// their vectors. Any trouble with the server gives no files and one line
-// on the warning writer: the search answers from words alone.
-func (r *Ranker) Nearest(ctx context.Context, text string, limit int) []search.Near {
+// their vectors. A topic whose stamp is the one kept with its vector is
+// not read at all; one with a new stamp is read, and embedded again only
+// when its text changed. Any trouble with the server gives no files and
+// one line on the warning writer: the search answers from words alone.
+func (r *Ranker) Nearest(ctx context.Context, text string, limit int, topics []search.Stamped) []search.Near {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
-	files, err := r.nearest(ctx, text, limit)
+	files, err := r.nearest(ctx, text, limit, topics)
 	if err != nil {
 		fmt.Fprintf(r.warn, "memdir: warning: embeddings: %v; results by words alone\n", err)
 		return nil
@@ -49,7 +52,7 @@ func (r *Ranker) Nearest(ctx context.Context, text string, limit int) []search.N
 	return files
 }
 
-func (r *Ranker) nearest(ctx context.Context, text string, limit int) ([]search.Near, error) {
+func (r *Ranker) nearest(ctx context.Context, text string, limit int, topics []search.Stamped) ([]search.Near, error) {
 	q, err := r.cfg.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, err
@@ -59,7 +62,7 @@ func (r *Ranker) nearest(ctx context.Context, text string, limit int) ([]search.
 		st = &store{key: st.key, entries: map[string]entry{}}
 	}
 	st.dims = len(q[0])
-	err = r.update(ctx, st)
+	err = r.update(ctx, st, topics)
 	type scored struct {
 		file string
 		cos  float64
@@ -88,30 +91,40 @@ func (r *Ranker) nearest(ctx context.Context, text string, limit int) ([]search.
 }
 
 // update embeds the topics whose text is not in the store, drops those
-// gone or private, and saves the store when anything changed.
-func (r *Ranker) update(ctx context.Context, st *store) error {
-	topics, _, err := r.dir.List()
-	if err != nil {
-		return err
-	}
-	keep := map[string]bool{}
+// not offered (gone, private, conflict copies), and saves the store when
+// anything changed. A topic is read only when its stamp is not the one
+// kept: a zero stamp vouches for nothing.
+func (r *Ranker) update(ctx context.Context, st *store, topics []search.Stamped) error {
+	offered := make(map[string]bool, len(topics))
 	var files, texts []string
 	var hashes []textHash
-	for _, t := range topics {
-		if t.Private { // conflict copies are not topics: List leaves them out
+	var stamps []search.Stamp
+	changed := false
+	for _, tp := range topics {
+		offered[tp.File] = true
+		e, ok := st.entries[tp.File]
+		if ok && tp.Stamp != (search.Stamp{}) && e.stamp == tp.Stamp && len(e.vec) == st.dims {
 			continue
 		}
-		keep[t.File] = true
+		t, err := r.dir.Read(tp.File)
+		if err != nil || t.Private { // gone or made private since the index read it
+			continue
+		}
 		text := t.Name + "\n" + t.Description + "\n" + t.Body
 		h := hashOf(text)
-		if e, ok := st.entries[t.File]; ok && e.hash == h && len(e.vec) == st.dims {
+		if ok && e.hash == h && len(e.vec) == st.dims {
+			if e.stamp != tp.Stamp {
+				e.stamp = tp.Stamp
+				st.entries[tp.File] = e
+				changed = true
+			}
 			continue
 		}
-		files, texts, hashes = append(files, t.File), append(texts, text), append(hashes, h)
+		file := strings.Clone(tp.File) // tp.File may point into the index
+		files, texts, hashes, stamps = append(files, file), append(texts, text), append(hashes, h), append(stamps, tp.Stamp)
 	}
-	changed := false
 	for f := range st.entries {
-		if !keep[f] {
+		if !offered[f] {
 			delete(st.entries, f)
 			changed = true
 		}
@@ -119,7 +132,7 @@ func (r *Ranker) update(ctx context.Context, st *store) error {
 	vecs, embedErr := r.cfg.Embed(ctx, texts)
 	for i, v := range vecs {
 		if len(v) == st.dims {
-			st.entries[files[i]] = entry{hash: hashes[i], vec: v}
+			st.entries[files[i]] = entry{hash: hashes[i], stamp: stamps[i], vec: v}
 			changed = true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/memdir"
+	"github.com/memdir/memdir/search"
 	"github.com/memdir/memdir/untrusted"
 )
 
@@ -18,7 +19,8 @@ import (
 const (
 	StateDir  = memdir.StateDir + "/embed"
 	storeFile = "vectors"
-	magic     = "MDEMBED1"
+	magic     = "MDEMBED2" // each entry with its file's stamp
+	magicV1   = "MDEMBED1" // without stamps: read, each file read once again
 	// maxStore bounds the file read: 10,000 topics of 1,024 dimensions
 	// take 41 MB.
 	maxStore = 256 << 20
@@ -36,10 +38,12 @@ func hashOf(text string) textHash {
 	return h
 }
 
-// entry is one topic's vector and the hash of the text it was made of.
+// entry is one topic's vector, the hash of the text it was made of and
+// the stamp of the file that text was read from (zero: unknown).
 type entry struct {
-	hash textHash
-	vec  []float32
+	hash  textHash
+	stamp search.Stamp
+	vec   []float32
 }
 
 // store is every topic's vector for one model and server.
@@ -65,7 +69,11 @@ func load(dir, key string) *store {
 
 func decodeStore(data []byte) (*store, error) {
 	bad := errors.New("bad vectors file")
-	if len(data) < len(magic)+4 || string(data[:len(magic)]) != magic {
+	if len(data) < len(magic)+4 {
+		return nil, bad
+	}
+	stamped := string(data[:len(magic)]) == magic
+	if !stamped && string(data[:len(magicV1)]) != magicV1 {
 		return nil, bad
 	}
 	body := data[:len(data)-4]
@@ -82,6 +90,9 @@ func decodeStore(data []byte) (*store, error) {
 		path := d.str()
 		var e entry
 		copy(e.hash[:], d.take(hashLen))
+		if stamped {
+			e.stamp = search.Stamp{Size: int64(d.uint64()), Mtime: int64(d.uint64()), Ctime: int64(d.uint64()), Ino: d.uint64()}
+		}
 		raw := d.take(4 * s.dims)
 		if d.bad {
 			return nil, bad
@@ -106,6 +117,9 @@ func (s *store) encode() []byte {
 	for path, e := range s.entries {
 		b = appendStr(b, path)
 		b = append(b, e.hash[:]...)
+		for _, v := range []uint64{uint64(e.stamp.Size), uint64(e.stamp.Mtime), uint64(e.stamp.Ctime), e.stamp.Ino} {
+			b = binary.LittleEndian.AppendUint64(b, v)
+		}
 		for _, f := range e.vec {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
 		}
@@ -154,6 +168,14 @@ func (r *reader) take(n int) []byte {
 	out := r.b[:n]
 	r.b = r.b[n:]
 	return out
+}
+
+func (r *reader) uint64() uint64 {
+	b := r.take(8)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
 }
 
 func (r *reader) str() string { return string(r.take(int(r.uvarint()))) }

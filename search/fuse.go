@@ -8,9 +8,29 @@ import (
 // Semantic ranks topics by meaning: package embed, through the user's own
 // embedding server. Nearest returns topic files with their similarity to
 // text (cosine, 1 at best), nearest first; nothing when it cannot answer
-// (it says why itself), and the search answers from words alone.
+// (it says why itself), and the search answers from words alone. topics
+// are the topics it may return (the index's, private ones left out),
+// each with the stamp of the file as the index read it, so that it
+// reads again only the files that changed; their File strings may point
+// into the index and are valid only during the call.
 type Semantic interface {
-	Nearest(ctx context.Context, text string, limit int) []Near
+	Nearest(ctx context.Context, text string, limit int, topics []Stamped) []Near
+}
+
+// Stamped is a topic file and the stamp of what the index read of it.
+type Stamped struct {
+	File  string
+	Stamp Stamp
+}
+
+// Stamp tells a file's versions apart: its size, modification and change
+// times (nanoseconds) and inode. An atomic save (a new inode) or a copy
+// that keeps the modification time (a new change time) is a new stamp.
+// The zero Stamp vouches for nothing: the index read the file too soon
+// after a change to trust its stamp, and it must be read again.
+type Stamp struct {
+	Size, Mtime, Ctime int64
+	Ino                uint64
 }
 
 // Near is a topic a Semantic ranking found, and how near it is.
@@ -51,7 +71,7 @@ var (
 // fuse merges the lexical ranking with the semantic one of text, keeping
 // the documents keep allows, and returns the first limit.
 func (ix *Index) fuse(ctx context.Context, v *view, lex []ranked, text string, keep func(int32) bool, limit int) []ranked {
-	near := ix.sem.Nearest(ctx, text, fuseDepth)
+	near := ix.sem.Nearest(ctx, text, fuseDepth, v.topicStamps())
 	if len(near) == 0 {
 		return lex[:min(limit, len(lex))]
 	}
@@ -120,4 +140,23 @@ func (v *view) topicDoc(path string) (int32, bool) {
 		}
 	}
 	return 0, false
+}
+
+// topicStamps lists the live topics that are not private, with the
+// stamps of their files (zero for a racy one).
+func (v *view) topicStamps() []Stamped {
+	out := make([]Stamped, 0, v.live)
+	v.each(func(_ int32, s *segment, i int) {
+		h := s.head(i)
+		if h.private || s.srcKind(int(h.src)) != srcTopic {
+			return
+		}
+		src := s.source(int(h.src))
+		st := Stamped{File: src.path}
+		if !src.racy {
+			st.Stamp = Stamp{Size: src.size, Mtime: src.mtime, Ctime: src.ctime, Ino: src.ino}
+		}
+		out = append(out, st)
+	})
+	return out
 }

@@ -7,12 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/memdir/memdir/internal/fakeembed"
 )
 
 // tableSemantic ranks the evaluation corpus by fakeembed's fixed table of
 // concepts, in process (package embed does the same over HTTP).
-type tableSemantic struct{ vecs map[string][]float32 }
+type tableSemantic struct {
+	vecs   map[string][]float32
+	topics []Stamped // what the last search offered
+}
 
 func newTableSemantic(files map[string]string) *tableSemantic {
 	s := &tableSemantic{vecs: map[string][]float32{}}
@@ -22,11 +26,17 @@ func newTableSemantic(files map[string]string) *tableSemantic {
 	return s
 }
 
-func (s *tableSemantic) Nearest(_ context.Context, text string, limit int) []Near {
+func (s *tableSemantic) Nearest(_ context.Context, text string, limit int, topics []Stamped) []Near {
+	s.topics = nil
+	for _, t := range topics {
+		s.topics = append(s.topics, Stamped{File: strings.Clone(t.File), Stamp: t.Stamp})
+	}
 	q := fakeembed.Vector(text)
 	var out []Near
-	for f, v := range s.vecs {
-		out = append(out, Near{File: f, Score: cos(q, v)})
+	for _, t := range topics {
+		if v, ok := s.vecs[t.File]; ok {
+			out = append(out, Near{File: strings.Clone(t.File), Score: cos(q, v)})
+		}
 	}
 	slices.SortFunc(out, func(a, b Near) int {
 		if a.Score != b.Score {
@@ -105,5 +115,47 @@ func TestFusion(t *testing.T) {
 		if r := rankOf(got, want); (r >= 1 && r <= 5) != c.want {
 			t.Errorf("%q, semantic %v: %s at rank %d", q.Text, c.want, want, r)
 		}
+	}
+}
+
+// TestTopicStamps: the topics a fused search offers the semantic ranking
+// are the view's live topics that are not private, each with its file's
+// stamp as the index holds it: the delta's for a file read again, zero
+// for a racy one (to be read again), none for a log or a masked copy.
+func TestTopicStamps(t *testing.T) {
+	base, delta := newBuilder(1, 0), newBuilder(2, 1)
+	base.addFile(source{path: "project_billing.md", kind: srcTopic, size: 10, mtime: 100, ctime: 101, ino: 7},
+		[]byte(topicFile("project", "Billing", "Who owns billing", "Priya owns invoices.")))
+	base.addFile(source{path: "project_kafka.md", kind: srcTopic, size: 20, mtime: 200, ctime: 201, ino: 8},
+		[]byte(topicFile("project", "Kafka", "Topic naming", "Topics use team.domain.event.")))
+	base.addFile(source{path: "user_health.md", kind: srcTopic, size: 30, mtime: 300, ctime: 301, ino: 9},
+		[]byte(topicFile("user", "Health", "Private", "A clinic bill.", "private: true")))
+	base.addFile(source{path: "project_racy.md", kind: srcTopic, size: 40, mtime: 400, ctime: 401, ino: 10, racy: true},
+		[]byte(topicFile("project", "Racy", "Just written", "Written a moment ago.")))
+	delta.addFile(source{path: "project_kafka.md", kind: srcTopic, size: 25, mtime: 250, ctime: 251, ino: 11},
+		[]byte(topicFile("project", "Kafka", "Topic naming", "Topics use team.domain.event, lowercase.")))
+	delta.addFile(source{path: "logs/2026/11/2026-11-20.md", kind: srcLog},
+		[]byte("# 2026-11-20\n\n- 10:04 [project] Kafka topics renamed.\n"))
+	segs := make([]*segment, 2)
+	for i, b := range []*builder{base, delta} {
+		var err error
+		if segs[i], err = decodeSegment(b.encode()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[string]Stamp{}
+	for _, st := range newView(&current{base: segs[0], delta: segs[1]}).topicStamps() {
+		if _, twice := got[st.File]; twice {
+			t.Errorf("%s offered twice", st.File)
+		}
+		got[st.File] = st.Stamp
+	}
+	want := map[string]Stamp{
+		"project_billing.md": {Size: 10, Mtime: 100, Ctime: 101, Ino: 7},
+		"project_kafka.md":   {Size: 25, Mtime: 250, Ctime: 251, Ino: 11},
+		"project_racy.md":    {},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("topic stamps (-want +got):\n%s", diff)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // any question, as an embedding server would for one about releases.
 type nearDeploy struct{}
 
-func (nearDeploy) Nearest(context.Context, string, int) []search.Near {
+func (nearDeploy) Nearest(context.Context, string, int, []search.Stamped) []search.Near {
 	return []search.Near{{File: "project_deploy_checklist.md", Score: 0.9}}
 }
 
