@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -228,4 +229,33 @@ func encodeV1(s *store) []byte {
 		}
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
+}
+
+// TestDotOfUnitsIsCosine: vectors are kept at unit length, so that a
+// search scores by a dot product; that must be the cosine of the vectors
+// the server gave, and stay within [-1, 1].
+func TestDotOfUnitsIsCosine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		n := 1 + rng.IntN(40)
+		a, b := make([]float32, n), make([]float32, n)
+		var ab, aa, bb float64
+		for i := range n {
+			a[i], b[i] = float32(rng.NormFloat64()*10), float32(rng.NormFloat64())
+			ab += float64(a[i]) * float64(b[i])
+			aa += float64(a[i]) * float64(a[i])
+			bb += float64(b[i]) * float64(b[i])
+		}
+		want := ab / math.Sqrt(aa*bb)
+		normalize(a)
+		normalize(b)
+		if got := dot(a, b); math.Abs(got-want) > 1e-5 || got > 1 || got < -1 {
+			t.Fatalf("dot of units %v, cosine %v", got, want)
+		}
+	}
+	zero := make([]float32, 3)
+	normalize(zero)
+	if got := dot(zero, []float32{1, 0, 0}); got != 0 {
+		t.Errorf("dot with a zero vector = %v, want 0", got)
+	}
 }

@@ -53,41 +53,34 @@ func (r *Ranker) Nearest(ctx context.Context, text string, limit int, topics []s
 }
 
 func (r *Ranker) nearest(ctx context.Context, text string, limit int, topics []search.Stamped) ([]search.Near, error) {
+	// The kept vectors are read while the server embeds the question.
+	loaded := make(chan *store, 1)
+	go func() { loaded <- load(r.dir.Path, r.cfg.Model+" "+r.cfg.URL) }()
 	q, err := r.cfg.Embed(ctx, []string{text})
+	st := <-loaded
 	if err != nil {
 		return nil, err
 	}
-	st := load(r.dir.Path, r.cfg.Model+" "+r.cfg.URL)
+	normalize(q[0])
 	if st.dims != 0 && st.dims != len(q[0]) {
 		st = &store{key: st.key, entries: map[string]entry{}}
 	}
 	st.dims = len(q[0])
 	err = r.update(ctx, st, topics)
-	type scored struct {
-		file string
-		cos  float64
-	}
-	var all []scored
+	all := make([]search.Near, 0, len(st.entries))
 	for f, e := range st.entries {
-		all = append(all, scored{f, cosine(q[0], e.vec)})
+		all = append(all, search.Near{File: f, Score: dot(q[0], e.vec)})
 	}
-	slices.SortFunc(all, func(a, b scored) int {
-		if a.cos != b.cos {
-			if a.cos > b.cos {
+	slices.SortFunc(all, func(a, b search.Near) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
 				return -1
 			}
 			return 1
 		}
-		if a.file < b.file {
-			return -1
-		}
-		return 1
+		return strings.Compare(a.File, b.File)
 	})
-	out := make([]search.Near, 0, min(limit, len(all)))
-	for _, s := range all[:min(limit, len(all))] {
-		out = append(out, search.Near{File: s.file, Score: s.cos})
-	}
-	return out, err
+	return all[:min(limit, len(all))], err
 }
 
 // update embeds the topics whose text is not in the store, drops those
@@ -95,14 +88,16 @@ func (r *Ranker) nearest(ctx context.Context, text string, limit int, topics []s
 // anything changed. A topic is read only when its stamp is not the one
 // kept: a zero stamp vouches for nothing.
 func (r *Ranker) update(ctx context.Context, st *store, topics []search.Stamped) error {
-	offered := make(map[string]bool, len(topics))
 	var files, texts []string
 	var hashes []textHash
 	var stamps []search.Stamp
 	changed := false
+	kept := 0 // topics offered that have a vector
 	for _, tp := range topics {
-		offered[tp.File] = true
 		e, ok := st.entries[tp.File]
+		if ok {
+			kept++
+		}
 		if ok && tp.Stamp != (search.Stamp{}) && e.stamp == tp.Stamp && len(e.vec) == st.dims {
 			continue
 		}
@@ -123,15 +118,22 @@ func (r *Ranker) update(ctx context.Context, st *store, topics []search.Stamped)
 		file := strings.Clone(tp.File) // tp.File may point into the index
 		files, texts, hashes, stamps = append(files, file), append(texts, text), append(hashes, h), append(stamps, tp.Stamp)
 	}
-	for f := range st.entries {
-		if !offered[f] {
-			delete(st.entries, f)
-			changed = true
+	if kept < len(st.entries) { // some kept vector's topic was not offered
+		offered := make(map[string]bool, len(topics))
+		for _, tp := range topics {
+			offered[tp.File] = true
+		}
+		for f := range st.entries {
+			if !offered[f] {
+				delete(st.entries, f)
+				changed = true
+			}
 		}
 	}
 	vecs, embedErr := r.cfg.Embed(ctx, texts)
 	for i, v := range vecs {
 		if len(v) == st.dims {
+			normalize(v)
 			st.entries[files[i]] = entry{hash: hashes[i], stamp: stamps[i], vec: v}
 			changed = true
 		}
@@ -144,15 +146,39 @@ func (r *Ranker) update(ctx context.Context, st *store, topics []search.Stamped)
 	return embedErr
 }
 
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range min(len(a), len(b)) {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
+// normalize scales v to unit length (a zero vector stays zero), so that
+// the cosine of two vectors is their dot product.
+func normalize(v []float32) {
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
 	}
-	if na == 0 || nb == 0 {
+	if n == 0 {
+		return
+	}
+	k := float32(1 / math.Sqrt(n))
+	for i := range v {
+		v[i] *= k
+	}
+}
+
+// dot is the cosine of two unit vectors, kept within [-1, 1] whatever a
+// damaged vectors file holds.
+func dot(a, b []float32) float64 {
+	if len(b) < len(a) {
 		return 0
 	}
-	return dot / math.Sqrt(na*nb)
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return max(-1, min(1, float64(s0+s1+s2+s3)))
 }

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"math"
 	"path/filepath"
+	"slices"
 
 	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/memdir"
@@ -67,6 +68,9 @@ func load(dir, key string) *store {
 	return s
 }
 
+// decodeStore reads a vectors file. MDEMBED2 lists every entry (path,
+// text hash, stamp), then every vector, unit length, one after another;
+// MDEMBED1 gave each entry its vector, not yet unit length, and no stamp.
 func decodeStore(data []byte) (*store, error) {
 	bad := errors.New("bad vectors file")
 	if len(data) < len(magic)+4 {
@@ -83,30 +87,44 @@ func decodeStore(data []byte) (*store, error) {
 	d := &reader{b: body[len(magic):]}
 	s := &store{key: d.str(), dims: int(d.uvarint()), entries: map[string]entry{}}
 	n := d.uvarint()
-	if s.dims > maxDims || n > uint64(len(data)) {
+	if d.bad || s.dims < 1 || s.dims > maxDims || n > uint64(len(data))/uint64(4*s.dims) {
 		return nil, bad
 	}
-	for range n {
-		path := d.str()
-		var e entry
-		copy(e.hash[:], d.take(hashLen))
-		if stamped {
-			e.stamp = search.Stamp{Size: int64(d.uint64()), Mtime: int64(d.uint64()), Ctime: int64(d.uint64()), Ino: d.uint64()}
+	paths := make([]string, n)
+	entries := make([]entry, n)
+	vecs := make([]float32, int(n)*s.dims) // n*4*dims is at most the file's size
+	for i := range entries {
+		paths[i] = d.str()
+		copy(entries[i].hash[:], d.take(hashLen))
+		entries[i].vec = vecs[i*s.dims : (i+1)*s.dims : (i+1)*s.dims]
+		if !stamped {
+			floats(entries[i].vec, d.take(4*s.dims))
+			normalize(entries[i].vec)
+			continue
 		}
-		raw := d.take(4 * s.dims)
-		if d.bad {
-			return nil, bad
-		}
-		e.vec = make([]float32, s.dims)
-		for i := range e.vec {
-			e.vec[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-		}
-		s.entries[path] = e
+		entries[i].stamp = search.Stamp{Size: int64(d.uint64()), Mtime: int64(d.uint64()), Ctime: int64(d.uint64()), Ino: d.uint64()}
+	}
+	if stamped {
+		floats(vecs, d.take(4*len(vecs)))
 	}
 	if d.bad || len(d.b) != 0 {
 		return nil, bad
 	}
+	for i, p := range paths {
+		s.entries[p] = entries[i]
+	}
 	return s, nil
+}
+
+// floats decodes little-endian float32s from raw into v; raw nil (a
+// short file, which the reader marks bad) decodes nothing.
+func floats(v []float32, raw []byte) {
+	if len(raw) != 4*len(v) {
+		return
+	}
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
 }
 
 func (s *store) encode() []byte {
@@ -114,13 +132,22 @@ func (s *store) encode() []byte {
 	b = appendStr(b, s.key)
 	b = binary.AppendUvarint(b, uint64(s.dims))
 	b = binary.AppendUvarint(b, uint64(len(s.entries)))
-	for path, e := range s.entries {
+	paths := make([]string, 0, len(s.entries))
+	for path := range s.entries {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	for _, path := range paths {
+		e := s.entries[path]
 		b = appendStr(b, path)
 		b = append(b, e.hash[:]...)
 		for _, v := range []uint64{uint64(e.stamp.Size), uint64(e.stamp.Mtime), uint64(e.stamp.Ctime), e.stamp.Ino} {
 			b = binary.LittleEndian.AppendUint64(b, v)
 		}
-		for _, f := range e.vec {
+	}
+	b = slices.Grow(b, 4*s.dims*len(paths)+4)
+	for _, path := range paths {
+		for _, f := range s.entries[path].vec {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
 		}
 	}
