@@ -59,7 +59,8 @@ func (s *syncer) commitRound(res *Result, plans []*projectSync, push map[string]
 		return nil, err
 	}
 	for _, ps := range plans {
-		if err := s.apply(ps); err != nil {
+		held, err := s.apply(ps)
+		if err != nil {
 			return nil, err
 		}
 		if len(ps.changed) > 0 {
@@ -67,8 +68,8 @@ func (s *syncer) commitRound(res *Result, plans []*projectSync, push map[string]
 		}
 		if !ps.empty {
 			ps.res.Held = ps.incoming
-			if err := saveHeld(ps.dir, s.url, ps.incoming); err != nil {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("record the files held back: %v", err))
+			if held != nil {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("record the files held back: %v", held))
 			}
 		}
 		if err := ps.newCache(s.url, commit, false).save(s.state, ps.folder); err != nil {
@@ -83,18 +84,28 @@ func (s *syncer) commitRound(res *Result, plans []*projectSync, push map[string]
 	return res, nil
 }
 
-// apply writes one project's merge into its memory directory under the
-// directory's lock.
-func (s *syncer) apply(ps *projectSync) error {
-	if len(ps.writes) == 0 {
-		return nil
+// apply writes one project's merge into its memory directory, and the
+// list of the files it held back, under the directory's lock: resolving a
+// held file rewrites that list under the same lock. held is the error of
+// recording the list, which fails no sync.
+func (s *syncer) apply(ps *projectSync) (held, err error) {
+	if len(ps.writes) == 0 && ps.empty {
+		return nil, nil
 	}
 	lk, err := memdir.AcquireLock(s.g.ctx, ps.dir, s.o.LockTimeout, "sync")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer lk.Release()
-	return ps.write()
+	if len(ps.writes) > 0 {
+		if err := ps.write(); err != nil {
+			return nil, err
+		}
+	}
+	if !ps.empty {
+		held = saveHeld(ps.dir, s.url, ps.incoming)
+	}
+	return held, nil
 }
 
 // commit makes, with one git fast-import, a commit on parent (the

@@ -180,20 +180,6 @@ func unionTopic(mine, theirs []byte) []byte {
 // judged the scanner wrong), through the store.
 func resolveHeld(d *memdir.Dir, h HeldFile, keep Keep) (*Resolution, error) {
 	res := &Resolution{Topic: h.File, Kept: keep}
-	held := HeldIncoming(d.Path)
-	var same []HeldFile
-	for _, o := range held {
-		if o.File == h.File && o.Remote == h.Remote {
-			if keep == KeepMine {
-				o.KeepMine = true
-				same = append(same, o)
-			}
-			continue
-		}
-		if o.Remote == h.Remote {
-			same = append(same, o)
-		}
-	}
 	if keep != KeepMine {
 		out, err := newGit(context.Background(), h.Repo).run(nil, "cat-file", "blob", h.OID)
 		if err != nil {
@@ -217,6 +203,21 @@ func resolveHeld(d *memdir.Dir, h HeldFile, keep Keep) (*Resolution, error) {
 		return nil, err
 	}
 	defer lk.Release()
+	// The list is read under the lock a sync writes it under, so that
+	// what a sync held back meanwhile is kept.
+	var same []HeldFile
+	for _, o := range HeldIncoming(d.Path) {
+		if o.File == h.File && o.Remote == h.Remote {
+			if keep == KeepMine {
+				o.KeepMine = true
+				same = append(same, o)
+			}
+			continue
+		}
+		if o.Remote == h.Remote {
+			same = append(same, o)
+		}
+	}
 	return res, saveHeld(d.Path, h.Remote, same)
 }
 
