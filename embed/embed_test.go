@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -258,4 +259,50 @@ func TestDotOfUnitsIsCosine(t *testing.T) {
 	if got := dot(zero, []float32{1, 0, 0}); got != 0 {
 		t.Errorf("dot with a zero vector = %v, want 0", got)
 	}
+}
+
+// TestRankerKeepsItsVectors: a long-lived ranker (the MCP server's) reads
+// the vectors file once while nothing changes it, reads it again when
+// another process wrote it (and so embeds nothing that process already
+// did), and never trusts a stamp taken too soon after a write.
+func TestRankerKeepsItsVectors(t *testing.T) {
+	srv := fakeembed.Start()
+	defer srv.Close()
+	d := testDir(t)
+	topics := []search.Stamped{
+		{File: "project_billing_owner.md", Stamp: search.Stamp{Size: 1, Mtime: 1}},
+		{File: "project_kafka.md", Stamp: search.Stamp{Size: 2, Mtime: 2}},
+	}
+	cfg := Config{URL: srv.URL, Model: "m", Timeout: 5 * time.Second}
+	var warn bytes.Buffer
+	later := func() time.Time { return time.Now().Add(time.Hour) } // every stamp old enough
+	r := New(d, cfg, &warn)
+	r.now = later
+	near := func(r *Ranker, topics []search.Stamped, wantLoads int, wantSent int64) {
+		t.Helper()
+		before := srv.Texts.Load()
+		if got := r.Nearest(context.Background(), "billing", 10, topics); len(got) != len(topics) {
+			t.Fatalf("Nearest: %v, want %d topics (warnings %q)", got, len(topics), warn.String())
+		}
+		if r.loads != wantLoads {
+			t.Errorf("%d reads of the vectors file, want %d", r.loads, wantLoads)
+		}
+		if sent := srv.Texts.Load() - before; sent != wantSent {
+			t.Errorf("%d texts sent, want %d", sent, wantSent)
+		}
+	}
+	near(r, topics, 1, 1+2) // no file yet: embeds both, writes the file
+	near(r, topics, 1, 1)   // nothing changed: not read again
+	near(r, topics, 1, 1)
+	// Another process (a recall hook) embeds a third topic and writes
+	// the file: this ranker reads it again and sends nothing new.
+	more := append(slices.Clone(topics), search.Stamped{File: "project_offline.md", Stamp: search.Stamp{Size: 3, Mtime: 3}})
+	other := New(d, cfg, &warn)
+	other.now = later
+	near(other, more, 1, 1+1)
+	near(r, more, 2, 1)
+	// A stamp taken just after a write is not trusted.
+	fresh := New(d, cfg, &warn)
+	near(fresh, more, 1, 1)
+	near(fresh, more, 2, 1)
 }

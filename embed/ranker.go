@@ -7,8 +7,10 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/search"
 )
@@ -17,12 +19,20 @@ import (
 // configuration gives none.
 const DefaultTimeout = time.Second
 
-// Ranker ranks the topics of one memory directory by meaning. It is
-// meant for one search at a time.
+// Ranker ranks the topics of one memory directory by meaning, one
+// search at a time (concurrent calls wait their turn). A long-lived
+// ranker (the MCP server's, the viewer's) keeps the vectors it last read
+// or wrote, and reads the file again only when its stamp changed.
 type Ranker struct {
 	dir  *memdir.Dir
 	cfg  Config
 	warn io.Writer
+
+	mu    sync.Mutex
+	kept  *store           // the vectors as last read or written; nil: none
+	stamp search.Stamp     // the file's stamp then; zero: read it again
+	loads int              // reads of the file, for tests
+	now   func() time.Time // the wall clock a stamp is judged racy by
 }
 
 // New returns the ranker of d's topics through the server cfg names.
@@ -31,7 +41,7 @@ func New(d *memdir.Dir, cfg Config, warn io.Writer) *Ranker {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	return &Ranker{dir: d, cfg: cfg, warn: warn}
+	return &Ranker{dir: d, cfg: cfg, warn: warn, now: time.Now}
 }
 
 // Nearest returns the files of at most limit of topics nearest to text
@@ -44,6 +54,8 @@ func New(d *memdir.Dir, cfg Config, warn io.Writer) *Ranker {
 func (r *Ranker) Nearest(ctx context.Context, text string, limit int, topics []search.Stamped) []search.Near {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	files, err := r.nearest(ctx, text, limit, topics)
 	if err != nil {
 		fmt.Fprintf(r.warn, "memdir: warning: embeddings: %v; results by words alone\n", err)
@@ -55,7 +67,7 @@ func (r *Ranker) Nearest(ctx context.Context, text string, limit int, topics []s
 func (r *Ranker) nearest(ctx context.Context, text string, limit int, topics []search.Stamped) ([]search.Near, error) {
 	// The kept vectors are read while the server embeds the question.
 	loaded := make(chan *store, 1)
-	go func() { loaded <- load(r.dir.Path, r.cfg.Model+" "+r.cfg.URL) }()
+	go func() { loaded <- r.load() }()
 	q, err := r.cfg.Embed(ctx, []string{text})
 	st := <-loaded
 	if err != nil {
@@ -66,6 +78,7 @@ func (r *Ranker) nearest(ctx context.Context, text string, limit int, topics []s
 		st = &store{key: st.key, entries: map[string]entry{}}
 	}
 	st.dims = len(q[0])
+	r.kept, r.stamp = nil, search.Stamp{} // update changes st: read it again unless it says otherwise
 	err = r.update(ctx, st, topics)
 	all := make([]search.Near, 0, len(st.entries))
 	for f, e := range st.entries {
@@ -143,7 +156,41 @@ func (r *Ranker) update(ctx context.Context, st *store, topics []search.Stamped)
 			return err
 		}
 	}
+	r.kept, r.stamp = st, r.fileStamp()
 	return embedErr
+}
+
+// load returns the vectors kept for this model and server: those the
+// ranker holds when the file's stamp is the one it had then, else the
+// file's.
+func (r *Ranker) load() *store {
+	key := r.cfg.Model + " " + r.cfg.URL
+	stamp := r.fileStamp()
+	if r.kept != nil && r.kept.key == key && stamp != (search.Stamp{}) && stamp == r.stamp {
+		return r.kept
+	}
+	r.loads++
+	st := load(r.dir.Path, key)
+	if st.dims == 0 { // nothing read: nothing to vouch for
+		stamp = search.Stamp{}
+	}
+	r.kept, r.stamp = st, stamp
+	return st
+}
+
+// fileStamp is the vectors file's stamp, zero when it is missing or was
+// written too recently for its stamp to tell a later write apart.
+func (r *Ranker) fileStamp() search.Stamp {
+	root, err := atomicfile.OpenRoot(r.dir.Path)
+	if err != nil {
+		return search.Stamp{}
+	}
+	defer root.Close()
+	size, mtime, ctime, ino, ok := root.Stamp(StateDir + "/" + storeFile)
+	if !ok || atomicfile.Racy(mtime, ctime, r.now().UnixNano()) {
+		return search.Stamp{}
+	}
+	return search.Stamp{Size: size, Mtime: mtime, Ctime: ctime, Ino: ino}
 }
 
 // normalize scales v to unit length (a zero vector stays zero), so that
