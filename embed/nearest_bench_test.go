@@ -2,17 +2,14 @@ package embed
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/memdir/memdir/internal/fakeembed"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/search"
 )
@@ -34,7 +31,8 @@ func BenchmarkFusedSearch(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	srv := httptest.NewServer(http.HandlerFunc(serve768))
+	srv := fakeembed.Start()
+	srv.Dims = 768
 	defer srv.Close()
 	d := memdir.Open(dir, memdir.Live)
 	q := search.Query{Text: "who owns billing", NoRecall: true}
@@ -57,26 +55,4 @@ func BenchmarkFusedSearch(b *testing.B) {
 			}
 		})
 	}
-}
-
-// serve768 answers Ollama's /api/embed with a 768-dimension vector per
-// text, made from the text's hash.
-func serve768(w http.ResponseWriter, r *http.Request) {
-	var req struct{ Input []string }
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		http.Error(w, "bad request", http.StatusBadRequest)
-		return
-	}
-	vecs := make([][]float32, len(req.Input))
-	for i, t := range req.Input {
-		h := fnv.New64a()
-		h.Write([]byte(t))
-		x := h.Sum64()
-		vecs[i] = make([]float32, 768)
-		for k := range vecs[i] {
-			x = x*6364136223846793005 + 1442695040888963407
-			vecs[i][k] = float32(int32(x>>33)) / (1 << 31)
-		}
-	}
-	_ = json.NewEncoder(w).Encode(map[string]any{"embeddings": vecs})
 }

@@ -8,6 +8,7 @@ package fakeembed
 
 import (
 	"encoding/json"
+	"hash/fnv"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -64,6 +65,24 @@ type Server struct {
 	Requests, Texts atomic.Int64
 	// Key, when set, is the bearer token every request must carry.
 	Key string
+	// Dims, when set, makes every vector Hashed of that many dimensions
+	// instead of one from the table of concepts (a stand-in for a real
+	// model's size in benchmarks).
+	Dims int
+}
+
+// Hashed is a vector of dims dimensions made from text's hash: the same
+// text gives the same vector, and different texts unrelated ones.
+func Hashed(text string, dims int) []float32 {
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	x := h.Sum64()
+	v := make([]float32, dims)
+	for k := range v {
+		x = x*6364136223846793005 + 1442695040888963407
+		v[k] = float32(int32(x>>33)) / (1 << 31)
+	}
+	return v
 }
 
 // Start starts a server on 127.0.0.1; Close stops it.
@@ -90,7 +109,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.Texts.Add(int64(len(req.Input)))
 	vecs := make([][]float32, len(req.Input))
 	for i, t := range req.Input {
-		vecs[i] = Vector(t)
+		if s.Dims > 0 {
+			vecs[i] = Hashed(t, s.Dims)
+		} else {
+			vecs[i] = Vector(t)
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	switch r.URL.Path {

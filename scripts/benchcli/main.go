@@ -9,6 +9,9 @@
 //	    runs untimed before every run (an edit the timed command must see)
 //	benchcli report [-ratio 'NUM/DEN<=3'] FILE
 //	    print the figures of FILE with their targets, PASS or FAIL
+//	benchcli embed [-dims 768] [-url-file FILE]
+//	    serve Ollama's /api/embed on 127.0.0.1 with vectors made from each
+//	    text's hash, until killed
 //
 // A run repeats the command -runs times per round, for -rounds rounds, and
 // keeps the round with the lowest median: the machine is shared, and the
@@ -33,7 +36,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: benchcli gen|run|report ...")
+		fmt.Fprintln(os.Stderr, "usage: benchcli gen|run|report|embed ...")
 		os.Exit(2)
 	}
 	var err error
@@ -44,8 +47,10 @@ func main() {
 		err = runRun(os.Args[2:])
 	case "report":
 		err = runReport(os.Args[2:])
+	case "embed":
+		err = runEmbed(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown subcommand %q: use gen, run or report", os.Args[1])
+		err = fmt.Errorf("unknown subcommand %q: use gen, run, report or embed", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchcli:", err)
