@@ -61,17 +61,25 @@ const (
 	fuseDepth = 50
 )
 
-// fuseWeight is the cosine's weight in the sum; fuseRRF fuses by
-// reciprocal rank instead (the evaluation's alternative).
-var (
-	fuseWeight = 0.5
-	fuseRRF    = false
-)
+// fuseWeight is the cosine's weight in the sum.
+const fuseWeight = 0.5
+
+// fusion is how an index fuses the rankings: the weighted sum with
+// fuseWeight unless the evaluation asks for another weight, or for
+// reciprocal-rank fusion (rrf), to measure them.
+type fusion struct {
+	weight float64 // 0: fuseWeight
+	rrf    bool
+}
 
 // fuse merges the lexical ranking with the semantic one of text, keeping
 // the documents keep allows, and returns the first limit.
 func (ix *Index) fuse(ctx context.Context, v *view, lex []ranked, text string, keep func(int32) bool, limit int) []ranked {
 	near := ix.sem.Nearest(ctx, text, fuseDepth, v.topicStamps())
+	weight, rrf := fuseWeight, ix.fusion.rrf
+	if ix.fusion.weight != 0 {
+		weight = ix.fusion.weight
+	}
 	if len(near) == 0 {
 		return lex[:min(limit, len(lex))]
 	}
@@ -83,7 +91,7 @@ func (ix *Index) fuse(ctx context.Context, v *view, lex []ranked, text string, k
 		best = max(best, r.score)
 	}
 	for i, r := range lex {
-		if !fuseRRF {
+		if !rrf {
 			score[r.g] += r.score / best
 		} else {
 			score[r.g] += 1 / float64(rrfK+i+1)
@@ -98,8 +106,8 @@ func (ix *Index) fuse(ctx context.Context, v *view, lex []ranked, text string, k
 			continue
 		}
 		rank++
-		if !fuseRRF {
-			score[g] += fuseWeight * n.Score
+		if !rrf {
+			score[g] += weight * n.Score
 		} else {
 			score[g] += 1 / float64(rrfK+rank)
 		}

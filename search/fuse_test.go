@@ -86,23 +86,25 @@ func TestFusion(t *testing.T) {
 	fused := run(Open(d).WithSemantic(sem))
 	t.Logf("words alone:     recall@5 %.3f  MRR %.3f", lex.recall5(), lex.mrr())
 	t.Logf("sum w=%.1f (used): recall@5 %.3f  MRR %.3f", fuseWeight, fused.recall5(), fused.mrr())
-	defer func(w float64) { fuseWeight, fuseRRF = w, false }(fuseWeight)
-	fuseRRF = true
-	rrf := run(Open(d).WithSemantic(sem))
-	fuseRRF = false
+	with := func(f fusion) *Index {
+		ix := Open(d).WithSemantic(sem)
+		ix.fusion = f
+		return ix
+	}
+	rrf := run(with(fusion{rrf: true}))
 	t.Logf("RRF k=%d:         recall@5 %.3f  MRR %.3f", rrfK, rrf.recall5(), rrf.mrr())
 	for _, w := range []float64{0.3, 0.7, 1.0} {
-		fuseWeight = w
-		m := run(Open(d).WithSemantic(sem))
+		m := run(with(fusion{weight: w}))
 		t.Logf("sum w=%.1f:       recall@5 %.3f  MRR %.3f", w, m.recall5(), m.mrr())
 	}
 	if fused.recall5() <= lex.recall5() || fused.mrr() < lex.mrr() || fused.mrr() < rrf.mrr() {
 		t.Errorf("fusion %.3f/%.3f does not beat words alone %.3f/%.3f and RRF %.3f/%.3f",
 			fused.recall5(), fused.mrr(), lex.recall5(), lex.mrr(), rrf.recall5(), rrf.mrr())
 	}
-	// The paraphrase words alone miss, found through fusion.
-	q := Query{Text: "who is responsible for invoices", NoRecall: true}
-	want := "project_billing_service_owner.md"
+	// A paraphrase words alone miss, found through fusion as used (the
+	// weight fuseWeight).
+	q := Query{Text: "how large can a PR be", NoRecall: true}
+	want := "feedback_pull_request_size.md"
 	for _, c := range []struct {
 		ix   *Index
 		want bool

@@ -22,6 +22,7 @@ const (
 type Index struct {
 	dir      *memdir.Dir
 	sem      Semantic              // nil: words alone
+	fusion   fusion                // how sem's ranking is fused (tests measure others)
 	progress func(done, total int) // hears a build from every file (WithProgress)
 }
 
