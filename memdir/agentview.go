@@ -3,8 +3,6 @@ package memdir
 import (
 	"bytes"
 	"errors"
-	"io"
-	"os"
 	"strings"
 	"sync"
 
@@ -58,12 +56,12 @@ func (d *Dir) AgentIndex(caps index.Caps) ([]byte, error) {
 // private ones.
 func (d *Dir) privateAmong(files []string) map[string]bool {
 	const workers = 4
-	// One root for every file: opening it per file doubled the opens.
-	root, err := os.OpenRoot(d.Path)
+	// One directory for every file: opening it per file doubled the opens.
+	heads, err := untrusted.OpenHeads(d.Path)
 	if err != nil {
 		return nil
 	}
-	defer root.Close()
+	defer heads.Close()
 	found := make([]bool, len(files))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -72,7 +70,7 @@ func (d *Dir) privateAmong(files []string) map[string]bool {
 			defer wg.Done()
 			buf := make([]byte, 4096)
 			for i := w; i < len(files); i += workers {
-				found[i] = d.isPrivate(root, files[i], buf)
+				found[i] = d.isPrivate(heads, files[i], buf)
 			}
 		}(w)
 	}
@@ -89,29 +87,28 @@ func (d *Dir) privateAmong(files []string) map[string]bool {
 	return private
 }
 
-// isPrivate reads the start of a topic file (inside root, the memory
-// directory) into buf and reports whether its frontmatter says private:
-// true. A file that cannot be read is not private: the index line stays,
-// and lint reports it as dangling. Only a frontmatter longer than buf
-// costs a second, whole read.
-func (d *Dir) isPrivate(root *os.Root, file string, buf []byte) bool {
+// isPrivate reads the start of a topic file (inside the memory directory,
+// never through a link out) into buf and reports whether its frontmatter
+// says private: true. A file that cannot be read is not private: the index
+// line stays, and lint reports it as dangling. Only a frontmatter longer
+// than buf costs a second, whole read; a "private:" line past buf counts.
+func (d *Dir) isPrivate(heads *untrusted.Heads, file string, buf []byte) bool {
 	if strings.ContainsAny(file, `/\`) {
 		return false
 	}
-	f, err := untrusted.OpenFileIn(root, file, os.O_RDONLY, 0) // never through a link out
-	if err != nil {
-		return false
-	}
-	n, _ := io.ReadFull(f, buf)
-	f.Close()
+	n, _ := heads.ReadHead(file, buf) // n is 0 when it cannot be opened
 	head := buf[:n]
+	if n == len(buf) && frontmatter.HasOpening(head) {
+		// The file goes on past buf: when its frontmatter does too, a
+		// "private:" line may lie beyond what was read.
+		if _, _, err := frontmatter.Split(head); errors.Is(err, frontmatter.ErrUnclosed) {
+			if whole, rerr := atomicfile.ReadInside(d.Path, file); rerr == nil {
+				head = whole
+			}
+		}
+	}
 	if !bytes.Contains(head, []byte("private")) || !frontmatter.HasOpening(head) {
 		return false
-	}
-	if _, _, err := frontmatter.Split(head); errors.Is(err, frontmatter.ErrUnclosed) && n == len(buf) {
-		if whole, rerr := atomicfile.ReadInside(d.Path, file); rerr == nil {
-			head = whole
-		}
 	}
 	return SaysPrivate(head)
 }

@@ -55,3 +55,32 @@ func TestAgentIndexLeavesOutPrivate(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentIndexLongFrontmatter: private: true after the first read's
+// 4096 bytes still leaves the line out (the whole file is read then), as
+// does a frontmatter that lost its closing line; a public topic with as
+// long a frontmatter stays.
+func TestAgentIndexLongFrontmatter(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("x", 5000)
+	for f, s := range map[string]string{
+		"user_late.md":     "---\nname: Late\ndescription: " + long + "\ntype: user\nprivate: true\n---\n\nbody\n",
+		"user_unclosed.md": "---\nname: Open\ndescription: " + long + "\ntype: user\nprivate: yes\n\nbody\n",
+		"user_public.md":   "---\nname: Public\ndescription: " + long + "\ntype: user\n---\n\nprivate: true in the body\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := "- [Late](user_late.md) — h\n- [Open](user_unclosed.md) — h\n- [Public](user_public.md) — h\n"
+	if err := os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte(ix), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Open(dir, Live).AgentIndex(index.DefaultCaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "- [Public](user_public.md) — h\n"; string(got) != want {
+		t.Errorf("agent index:\n%s\nwant:\n%s", got, want)
+	}
+}
