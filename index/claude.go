@@ -69,35 +69,53 @@ func excerpt(s string, n int) string {
 // becomes U+FFFD, as the client decodes it. Unassigned means unassigned in
 // Go's Unicode tables, which may be a version behind the client's.
 func Scrub(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 0x7f || c < 0x20 && c != '\n' && c != '\t' {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	i := kept(s)
+	if i == len(s) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
+	for {
+		// Copy what stays in runs: an index is mostly text Scrub keeps,
+		// and writing it rune by rune was most of loading it.
+		b.WriteString(s[:i])
+		s = s[i:]
+		if s == "" {
+			return b.String()
+		}
+		r, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
 		switch {
 		case r == '\r':
 			b.WriteByte('\n')
-			if i < len(s) && s[i] == '\n' {
-				i++
-			}
+			s = strings.TrimPrefix(s, "\n")
 		case r == 0x2028 || r == 0x2029:
 			b.WriteByte('\n')
 		case dropped(r):
 		default:
-			b.WriteRune(r)
+			b.WriteRune(r) // a byte that is not UTF-8: U+FFFD
 		}
+		i = kept(s)
 	}
-	return b.String()
+}
+
+// kept is the length of the start of s that Scrub leaves as it is.
+func kept(s string) int {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == 0x2028 || r == 0x2029 || dropped(r) {
+			return i
+		}
+		i += size
+	}
+	return len(s)
 }
 
 // dropped reports whether Scrub drops r: the class
