@@ -159,6 +159,7 @@ func (m measured) sortEntries(lines []Line) (loaded, dropped []Entry) {
 		full++ // cut exactly at a line's end
 	}
 	last := m.lead + full
+	loaded = make([]Entry, 0, min(last, len(lines)))
 	if m.truncated {
 		dropped = make([]Entry, 0, max(len(lines)-last, 0))
 	}
@@ -178,6 +179,9 @@ func (m measured) sortEntries(lines []Line) (loaded, dropped []Entry) {
 		} else {
 			dropped = append(dropped, *l.Entry)
 		}
+	}
+	if len(loaded) == 0 {
+		loaded = nil
 	}
 	if len(dropped) == 0 {
 		dropped = nil

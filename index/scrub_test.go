@@ -57,3 +57,16 @@ func FuzzScrub(f *testing.F) {
 		}
 	})
 }
+
+func TestPrintable8(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := c >= 0x20 && c <= 0x7e
+		for at := 0; at < 8; at++ {
+			b := []byte("abcdefgh")
+			b[at] = byte(c)
+			if got := printable8(string(b)); got != want {
+				t.Errorf("printable8 with %#x at %d = %v, want %v", c, at, got, want)
+			}
+		}
+	}
+}
