@@ -6,8 +6,11 @@
 package sessionctx
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memdir/memdir/index"
@@ -157,25 +160,48 @@ func indexSection(v index.View) string {
 // line came from.
 func (c Context) Text() string {
 	var b strings.Builder
+	b.Grow(c.textSize())
+	c.writeText(&b)
+	return b.String()
+}
+
+// AppendText appends Text to buf, for a caller that writes bytes: the
+// text of every instruction file and index is copied once, into a buffer
+// sized for it.
+func (c Context) AppendText(buf []byte) []byte {
+	b := bytes.NewBuffer(slices.Grow(buf, c.textSize()))
+	c.writeText(b)
+	return b.Bytes()
+}
+
+// textSize is about the length of Text, a little over.
+func (c Context) textSize() int {
+	n := 0
+	for _, blk := range c.Blocks {
+		n += 2*len(blk.Kind) + len(blk.Path) + len(blk.Scope) + len(blk.Note) + len(blk.Text) + 64
+	}
+	return n
+}
+
+func (c Context) writeText(b interface{ WriteString(string) (int, error) }) {
 	for i, blk := range c.Blocks {
 		if i > 0 {
 			b.WriteString("\n")
 		}
 		b.WriteString("<" + blk.Kind)
 		if blk.Path != "" {
-			fmt.Fprintf(&b, " path=%q", blk.Path)
+			b.WriteString(" path=" + strconv.Quote(blk.Path))
 		}
 		if blk.Scope != "" {
-			fmt.Fprintf(&b, " scope=%q", string(blk.Scope))
+			b.WriteString(" scope=" + strconv.Quote(string(blk.Scope)))
 		}
 		if blk.Note != "" {
-			fmt.Fprintf(&b, " note=%q", blk.Note)
+			b.WriteString(" note=" + strconv.Quote(blk.Note))
 		}
 		b.WriteString(">\n")
 		b.WriteString(strings.TrimRight(blk.Text, "\n"))
 		b.WriteString("\n</" + blk.Kind + ">\n")
 	}
-	return b.String()
 }
 
 // hookOutput is what a Claude Code SessionStart hook prints to add context.

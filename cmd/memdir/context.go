@@ -141,15 +141,14 @@ func runContext(a *app, opts contextOptions) error {
 	if format == "text" && profile.Agent == instructions.AgentGemini {
 		format = "native" // Gemini's own text is what --agent gemini gives
 	}
-	out, err := render(sc, format)
+	var out []byte
 	if format == "native" {
 		text, ok := sessionctx.Native(profile.Agent, build)
 		if !ok {
 			return usagef("--format native: profile %s follows no agent's own text; use claude, codex or gemini", profile.Name)
 		}
-		out, err = []byte(text), nil
-	}
-	if err != nil {
+		out = []byte(text)
+	} else if out, err = render(sc, format); err != nil {
 		return err
 	}
 	if opts.output != "" {
@@ -213,7 +212,7 @@ func render(c sessionctx.Context, format string) ([]byte, error) {
 		out, err := c.ClaudeHook()
 		return append(out, '\n'), err
 	}
-	return []byte(c.Text()), nil
+	return c.AppendText(nil), nil
 }
 
 // disabled reports whether an off switch is set: memdir's own variable,
