@@ -65,19 +65,19 @@ func newLoader(opts Options) (*loader, error) {
 	if opts.Cwd == "" {
 		return l, ErrNoCwd
 	}
-	e, err := newEnv(opts.Profile, opts)
+	e, err := newEnv(opts.Profile, opts, l.realAbs)
 	if err != nil {
 		return l, err
 	}
 	l.env = e
-	l.cwd = realPath(opts.Cwd)
+	l.cwd = l.realAbs(opts.Cwd)
 	l.root = l.cwd
 	if opts.Root != "" {
-		l.root = realPath(opts.Root)
+		l.root = l.realAbs(opts.Root)
 	}
 	switch {
 	case opts.WorkTree != "":
-		l.top = realPath(opts.WorkTree)
+		l.top = l.realAbs(opts.WorkTree)
 	case within(l.root, l.cwd):
 		l.top = findWorkTree(l.cwd, l.root)
 	default:

@@ -254,6 +254,16 @@ func chainNames(chain []string) []string {
 	return out
 }
 
+// realAbs is realPath for a path that may be relative, through the
+// loader's cache: home, the managed directory and the project share their
+// first components, and each was an lstat a path.
+func (l *loader) realAbs(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return l.realPath(p)
+}
+
 // realPath resolves symlinks like the package-level realPath, caching the
 // resolved directories: EvalSymlinks costs one lstat per path component.
 func (l *loader) realPath(p string) string {
