@@ -19,9 +19,17 @@ import (
 // the cost stays that of reading about 200 file headers however large the
 // index grows.
 func (d *Dir) AgentIndex(caps index.Caps) ([]byte, error) {
+	data, _, err := d.AgentIndexParsed(caps)
+	return data, err
+}
+
+// AgentIndexParsed is AgentIndex with the text it returns parsed (nil
+// when there is none), for a caller that goes on to load it
+// (index.LoadIndex): the index is then parsed once, not twice.
+func (d *Dir) AgentIndexParsed(caps index.Caps) ([]byte, *index.Index, error) {
 	ix, data, err := d.readIndex()
 	if err != nil || len(data) == 0 {
-		return data, err
+		return data, nil, err
 	}
 	if caps.Lines <= 0 {
 		caps = index.DefaultCaps
@@ -39,7 +47,7 @@ func (d *Dir) AgentIndex(caps index.Caps) ([]byte, error) {
 	}
 	private := d.privateAmong(files)
 	if len(private) == 0 {
-		return data, nil
+		return data, ix, nil
 	}
 	var out bytes.Buffer
 	for _, l := range ix.Lines {
@@ -49,7 +57,7 @@ func (d *Dir) AgentIndex(caps index.Caps) ([]byte, error) {
 		out.WriteString(l.Raw)
 		out.WriteByte('\n')
 	}
-	return out.Bytes(), nil
+	return out.Bytes(), index.Parse(out.Bytes()), nil
 }
 
 // privateAmong reads the frontmatter of files in parallel and returns the

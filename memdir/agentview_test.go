@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/memdir/memdir/index"
 )
 
@@ -82,5 +84,36 @@ func TestAgentIndexLongFrontmatter(t *testing.T) {
 	}
 	if want := "- [Public](user_public.md) — h\n"; string(got) != want {
 		t.Errorf("agent index:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestAgentIndexParsed: the index AgentIndexParsed returns is the text it
+// returns, parsed, whether or not private lines were left out.
+func TestAgentIndexParsed(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("user_open.md", "---\nname: Open\ndescription: d\ntype: user\n---\n\nbody\n")
+	write("user_hidden.md", "---\nname: Hidden\ndescription: d\ntype: user\nprivate: true\n---\n\nbody\n")
+	d := Open(dir, Live)
+	for _, ix := range []string{
+		"# Notes\r\n- [Open](user_open.md) — h\r\n",
+		"# Notes\r\n- [Hidden](user_hidden.md) — h\r\n- [Open](user_open.md) — h",
+	} {
+		write("MEMORY.md", ix)
+		data, parsed, err := d.AgentIndexParsed(index.DefaultCaps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(index.Parse(data).Lines, parsed.Lines); diff != "" {
+			t.Errorf("parsed index differs from the text parsed (-want +got):\n%s", diff)
+		}
+		if strings.Contains(string(data), "Hidden") {
+			t.Errorf("private line kept: %q", data)
+		}
 	}
 }

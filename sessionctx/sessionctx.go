@@ -45,9 +45,12 @@ type Skill struct {
 
 // Memory is the auto memory to include.
 type Memory struct {
-	Dir    string // the memory directory
-	Mode   string // "live" or "log"
-	Index  []byte // MEMORY.md as on disk (nil when there is none yet)
+	Dir   string // the memory directory
+	Mode  string // "live" or "log"
+	Index []byte // MEMORY.md as on disk (nil when there is none yet)
+	// Parsed is Index parsed (index.Parse), when the caller has it; Build
+	// parses Index when it is nil.
+	Parsed *index.Index
 	Caps   index.Caps
 	Exists bool // whether the memory directory exists yet
 	// Today is the clock's date (YYYY-MM-DD), the guide's example of an
@@ -116,7 +119,11 @@ func Build(opts Options) Context {
 		c.Blocks = append(c.Blocks, Block{Kind: "skills", Text: skillsText(opts.Skills)})
 	}
 	if m := opts.Memory; m != nil {
-		view := index.Load(m.Index, m.Caps)
+		parsed := m.Parsed
+		if parsed == nil {
+			parsed = index.Parse(m.Index)
+		}
+		view := index.LoadIndex(parsed, m.Index, m.Caps)
 		c.Dropped = view.Dropped
 		c.Blocks = append(c.Blocks, Block{Kind: "auto-memory", Path: m.Dir, Scope: typesx.ScopeAuto,
 			Text: Guide(m.Dir, m.Mode, m.Today) + "\n" + indexSection(view)})

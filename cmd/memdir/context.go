@@ -188,12 +188,12 @@ func (a *app) memoryParts(ws *workspace, profile string, noMemory bool) memoryPa
 		return m
 	}
 	if !noMemory {
-		data, err := ws.Dir.AgentIndex(index.DefaultCaps)
+		data, parsed, err := ws.Dir.AgentIndexParsed(index.DefaultCaps)
 		if err != nil {
 			return memoryParts{err: err}
 		}
-		m.memory = &sessionctx.Memory{Dir: ws.Loc.Dir, Mode: string(ws.Dir.Mode), Index: data, Today: a.now().Format(time.DateOnly),
-			Caps: index.DefaultCaps, Exists: ws.Dir.Exists()}
+		m.memory = &sessionctx.Memory{Dir: ws.Loc.Dir, Mode: string(ws.Dir.Mode), Index: data, Parsed: parsed,
+			Today: a.now().Format(time.DateOnly), Caps: index.DefaultCaps, Exists: ws.Dir.Exists()}
 	}
 	// Team memory stays with --no-memory: the hook for Claude Code passes
 	// it because Claude loads its own MEMORY.md, and Claude never loads
