@@ -126,7 +126,7 @@ func Build(opts Options) Context {
 		view := index.LoadIndex(parsed, m.Index, m.Caps)
 		c.Dropped = view.Dropped
 		c.Blocks = append(c.Blocks, Block{Kind: "auto-memory", Path: m.Dir, Scope: typesx.ScopeAuto,
-			Text: Guide(m.Dir, m.Mode, m.Today) + "\n" + indexSection(view)})
+			Text: indexSection(Guide(m.Dir, m.Mode, m.Today)+"\n", view)})
 	}
 	if m := opts.Team; m != nil {
 		if view := index.Load(m.Index, m.Caps); view.Text != "" {
@@ -152,14 +152,14 @@ func skillsText(skills []Skill) string {
 	return b.String()
 }
 
-// indexSection is the index part of the memory prompt as Claude Code
-// writes it: a heading, a blank line, and the loaded text (or Claude's line
-// for an empty index).
-func indexSection(v index.View) string {
+// indexSection is head followed by the index part of the memory prompt as
+// Claude Code writes it: a heading, a blank line, and the loaded text (or
+// Claude's line for an empty index). Taking head saves a copy of the index.
+func indexSection(head string, v index.View) string {
 	if v.Text == "" {
-		return "## MEMORY.md\n\nYour MEMORY.md is currently empty. When you save new memories, they will appear here.\n"
+		return head + "## MEMORY.md\n\nYour MEMORY.md is currently empty. When you save new memories, they will appear here.\n"
 	}
-	return "## MEMORY.md\n\n" + v.Text + "\n"
+	return head + "## MEMORY.md\n\n" + v.Text + "\n"
 }
 
 // Text renders the context as tagged blocks, each carrying its path and
