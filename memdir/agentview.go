@@ -3,6 +3,8 @@ package memdir
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 
@@ -27,10 +29,16 @@ func (d *Dir) AgentIndex(caps index.Caps) ([]byte, error) {
 // when there is none), for a caller that goes on to load it
 // (index.LoadIndex): the index is then parsed once, not twice.
 func (d *Dir) AgentIndexParsed(caps index.Caps) ([]byte, *index.Index, error) {
-	ix, data, err := d.readIndex()
-	if err != nil || len(data) == 0 {
-		return data, nil, err
+	// A read: no stamp, whose SHA-256 of the whole index only a write
+	// checks against.
+	data, err := atomicfile.ReadInside(d.Path, IndexFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("read %s: %w", IndexFile, err)
 	}
+	if len(data) == 0 {
+		return data, nil, nil
+	}
+	ix := index.Parse(data)
 	if caps.Lines <= 0 {
 		caps = index.DefaultCaps
 	}
