@@ -11,9 +11,11 @@ import (
 // lists: the directory is opened once, and each file costs an open, a
 // stat, a read and a close (on Linux, raw calls relative to the
 // directory: os.File's poller registration, finalizer and second read to
-// see the end of the file were most of the check's time). The rules of
-// OpenFileIn hold: never out of the directory through a link, never
-// anything but a regular file, never a blocking open.
+// see the end of the file were most of the check's time; for the 200
+// topics of scripts/bench-context the check fell from 2.9 to 1.6 ms,
+// medians of 40 runs at load 4 to 8). The rules of OpenFileIn hold: never
+// out of the directory through a link, never anything but a regular file,
+// never a blocking open.
 type Heads struct {
 	root *os.Root
 	raw  rawDir
