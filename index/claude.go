@@ -69,35 +69,73 @@ func excerpt(s string, n int) string {
 // becomes U+FFFD, as the client decodes it. Unassigned means unassigned in
 // Go's Unicode tables, which may be a version behind the client's.
 func Scrub(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 0x7f || c < 0x20 && c != '\n' && c != '\t' {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	i := kept(s)
+	if i == len(s) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
+	for {
+		// Copy what stays in runs: an index is mostly text Scrub keeps,
+		// and writing it rune by rune was most of loading it.
+		b.WriteString(s[:i])
+		s = s[i:]
+		if s == "" {
+			return b.String()
+		}
+		r, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
 		switch {
 		case r == '\r':
 			b.WriteByte('\n')
-			if i < len(s) && s[i] == '\n' {
-				i++
-			}
+			s = strings.TrimPrefix(s, "\n")
 		case r == 0x2028 || r == 0x2029:
 			b.WriteByte('\n')
 		case dropped(r):
 		default:
-			b.WriteRune(r)
+			b.WriteRune(r) // a byte that is not UTF-8: U+FFFD
 		}
+		i = kept(s)
 	}
-	return b.String()
+}
+
+// kept is the length of the start of s that Scrub leaves as it is.
+func kept(s string) int {
+	var same rune // the last character found kept: an index repeats its few
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) && printable8(s[i:i+8]) {
+			i += 8
+			continue
+		}
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r != same {
+			if r == utf8.RuneError && size == 1 || r == 0x2028 || r == 0x2029 || dropped(r) {
+				return i
+			}
+			same = r
+		}
+		i += size
+	}
+	return len(s)
+}
+
+// printable8 reports whether the eight bytes of s are all printable ASCII
+// (0x20 to 0x7e), eight at a time: an index is mostly that, and looking
+// at it a byte at a time was half of loading it.
+func printable8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	// With every high bit clear, adding 0x60 sets it exactly in the bytes
+	// from 0x20 on, and adding 1 exactly in 0x7f; no byte carries over.
+	return w&highs == 0 && (w+0x60*ones)&highs == highs && (w+ones)&highs == 0
 }
 
 // dropped reports whether Scrub drops r: the class

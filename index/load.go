@@ -54,6 +54,13 @@ type View struct {
 // (stripComments). Not followed: Claude escapes its own reserved tags in
 // the text.
 func Load(data []byte, caps Caps) View {
+	return LoadIndex(Parse(data), data, caps)
+}
+
+// LoadIndex is Load for data that ix holds parsed (ix is Parse(data)), for
+// a caller that parsed it already: the session-start context parses
+// MEMORY.md once, for the private check and the load.
+func LoadIndex(ix *Index, data []byte, caps Caps) View {
 	caps = caps.orDefault()
 	m := measureText(string(data), caps)
 	v := View{Lines: m.lines, Bytes: m.units, Truncated: m.truncated,
@@ -61,7 +68,7 @@ func Load(data []byte, caps Caps) View {
 	if m.kept != "" {
 		v.LoadedLines = countSplit(m.kept)
 	}
-	v.Loaded, v.Dropped = m.sortEntries(Parse(data).Lines)
+	v.Loaded, v.Dropped = m.sortEntries(ix.Lines)
 	if !m.truncated {
 		v.Text = TrimJS(Scrub(m.kept))
 		return v
@@ -159,6 +166,7 @@ func (m measured) sortEntries(lines []Line) (loaded, dropped []Entry) {
 		full++ // cut exactly at a line's end
 	}
 	last := m.lead + full
+	loaded = make([]Entry, 0, min(last, len(lines)))
 	if m.truncated {
 		dropped = make([]Entry, 0, max(len(lines)-last, 0))
 	}
@@ -178,6 +186,9 @@ func (m measured) sortEntries(lines []Line) (loaded, dropped []Entry) {
 		} else {
 			dropped = append(dropped, *l.Entry)
 		}
+	}
+	if len(loaded) == 0 {
+		loaded = nil
 	}
 	if len(dropped) == 0 {
 		dropped = nil

@@ -276,6 +276,9 @@ func FuzzLoad(f *testing.F) {
 		if want := oracleLoad(data, caps); got.Text != want {
 			t.Fatalf("Load(%q, %v).Text = %q, oracle %q", data, caps, got.Text, want)
 		}
+		if diff := cmp.Diff(got, LoadIndex(Parse([]byte(data)), []byte(data), caps)); diff != "" {
+			t.Fatalf("LoadIndex(%q) differs from Load (-Load +LoadIndex):\n%s", data, diff)
+		}
 		p := Measure([]byte(data), caps)
 		if p.OverCap != got.Truncated || len(p.Invisible) != len(got.Dropped) {
 			t.Fatalf("Measure disagrees with Load on %q", data)

@@ -21,7 +21,7 @@ import (
 // names in the worktree's top directory), else the profile's AddFiles entry
 // for the scope, else its first name. Managed files are never edited.
 func FileFor(p Profile, scope typesx.Scope, opts Options) (string, error) {
-	e, err := newEnv(p, opts)
+	e, err := newEnv(p, opts, realPath)
 	if err != nil {
 		return "", err
 	}

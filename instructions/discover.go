@@ -2,6 +2,7 @@ package instructions
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,12 +14,13 @@ type loader struct {
 	p     Profile
 	opts  Options
 	env   env
-	root  string            // canonical project root, symlinks resolved
-	top   string            // top of the worktree holding cwd
-	cwd   string            // working directory
-	files []string          // --file paths, slash-separated, relative to top
-	seen  map[string]string // real path -> path it was loaded as
-	dirs  map[string]string // directory -> its real path
+	root  string              // canonical project root, symlinks resolved
+	top   string              // top of the worktree holding cwd
+	cwd   string              // working directory
+	files []string            // --file paths, slash-separated, relative to top
+	seen  map[string]string   // real path -> path it was loaded as
+	dirs  map[string]string   // directory -> its real path
+	roots map[string]*os.Root // project directory -> its root, for read
 	used  int
 	res   Result
 }
@@ -28,6 +30,7 @@ type loader struct {
 // on bad options; problems with single files are reported in Result.
 func Discover(opts Options) (Result, error) {
 	l, err := newLoader(opts)
+	defer l.close()
 	if err != nil || opts.Disabled {
 		if opts.Disabled {
 			l.res.Notes = append(l.res.Notes, "instruction files are disabled in settings")
@@ -62,19 +65,19 @@ func newLoader(opts Options) (*loader, error) {
 	if opts.Cwd == "" {
 		return l, ErrNoCwd
 	}
-	e, err := newEnv(opts.Profile, opts)
+	e, err := newEnv(opts.Profile, opts, l.realAbs)
 	if err != nil {
 		return l, err
 	}
 	l.env = e
-	l.cwd = realPath(opts.Cwd)
+	l.cwd = l.realAbs(opts.Cwd)
 	l.root = l.cwd
 	if opts.Root != "" {
-		l.root = realPath(opts.Root)
+		l.root = l.realAbs(opts.Root)
 	}
 	switch {
 	case opts.WorkTree != "":
-		l.top = realPath(opts.WorkTree)
+		l.top = l.realAbs(opts.WorkTree)
 	case within(l.root, l.cwd):
 		l.top = findWorkTree(l.cwd, l.root)
 	default:

@@ -3,6 +3,7 @@ package instructions
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -200,5 +201,33 @@ func BenchmarkDiscover(b *testing.B) {
 		if _, err := Discover(opts); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestDiscoverThroughLinks: a working directory and a home reached
+// through symbolic links resolve to their real directories (the loader
+// caches what it resolved): the project's files load once, a second name
+// for the same file is a duplicate, and an import through the linked
+// path still counts as inside the project.
+func TestDiscoverThroughLinks(t *testing.T) {
+	dir := makeTree(t, map[string]string{
+		"real/p/AGENTS.md":   "@docs/a.md\n",
+		"real/p/docs/a.md":   "a\n",
+		"real/p/sub/x.txt":   "",
+		"realhome/AGENTS.md": "mine\n",
+	})
+	for link, target := range map[string]string{"p": "real/p", "home": "realhome", "real/p/sub/CLAUDE.md": "../AGENTS.md"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Profile{Name: "t", UserFiles: []string{"~/AGENTS.md"}, ProjectNames: []string{"AGENTS.md", "CLAUDE.md"}, ImportDepth: 1}
+	res, err := Discover(Options{Profile: p, Root: dir + "/p", Cwd: dir + "/p/sub", UserHome: dir + "/home"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"loaded realhome/AGENTS.md", "loaded real/p/AGENTS.md", "loaded real/p/docs/a.md", "duplicate real/p/sub/CLAUDE.md"}
+	if diff := cmp.Diff(want, summary(res, dir)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

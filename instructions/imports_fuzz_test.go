@@ -2,6 +2,7 @@ package instructions
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strings"
@@ -190,4 +191,60 @@ func maxRun(s string, c byte) int {
 
 func isAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// FuzzPlainImports checks FindImports' short way round the parser: on
+// text plainText accepts, the imports of the whole text taken as one run
+// are exactly those the parsed text gives.
+func FuzzPlainImports(f *testing.F) {
+	for _, s := range []string{
+		"# Project\n\n- rule 1: keep it short.\n\nArchitecture: @docs/architecture.md\nTesting: @docs/testing.md\n",
+		"See @../docs/api.md, then @a.md.", "# @head.md #\n@x.md\n===\n", "1. @one.md\n2) @two.md\n   @three.md\n",
+		"- - -\n@x.md\n---\n+ @y.md", "para\n   @x.md  \nnext @z.md", "@a.md\n\n  - @b.md\n\n    @c.md", "a@b.md @c@d.md @.md @./",
+		"#@no.md\n-@no.md\n1.@no.md", "\u00a0@nbsp.md \u3000@ideo.md", "@x.md#\n## @y.md ##  \n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if !plainText(src) {
+			return
+		}
+		if got, want := importsIn(src, 0, len(src)), findImportsParsed(src); !slices.Equal(got, want) {
+			t.Fatalf("FindImports(%q): whole text %+v, parsed %+v", src, got, want)
+		}
+	})
+}
+
+func TestPlainText(t *testing.T) {
+	if !plainText([]byte("# Project\n\n- rule: short.\n  more @docs/a.md\n")) {
+		t.Error("plain markdown refused")
+	}
+	for _, s := range []string{"`@a.md`", "~~~\n@a.md\n~~~", "<!-- @a.md -->", "> @a.md", "[@a.md]: x", "*@a.md*",
+		"_@a.md_", "\\@a.md", "&amp;@a.md", "a\r\n@b.md", "\t@a.md", "x\n    @a.md", "a\f@b.md", "a|b"} {
+		if plainText([]byte(s)) {
+			t.Errorf("plainText(%q) = true", s)
+		}
+	}
+}
+
+// TestPlainImportsAgree runs FuzzPlainImports' check over documents built
+// from the pieces plain markdown is made of (list and heading markers,
+// setext lines, spaces, "@" paths), which random bytes rarely hit.
+func TestPlainImportsAgree(t *testing.T) {
+	pieces := []string{"@", "@a.md", "@./b.md", "@../c/d.md", "x", "a@b", ".", "/", " ", "  ", "   ", "\n", "\n\n",
+		"# ", "## ", "#", "- ", "+ ", "1. ", "2) ", "-", "=", "===", "---", "- - -", ":", "!", "(", ")", "\"", "'", "\u00a0", "é"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 30000; n++ {
+		var b strings.Builder
+		for k := rng.IntN(24); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		src := []byte(b.String())
+		if !plainText(src) {
+			continue
+		}
+		if got, want := importsIn(src, 0, len(src)), findImportsParsed(src); !slices.Equal(got, want) {
+			t.Fatalf("FindImports(%q): whole text %+v, parsed %+v", src, got, want)
+		}
+	}
 }

@@ -37,7 +37,7 @@ func (l *loader) load(f File, chain []string) Status {
 	if l.p.StripComments {
 		body = StripComments(body)
 	}
-	if strings.TrimSpace(string(body)) == "" {
+	if len(bytes.TrimSpace(body)) == 0 {
 		return l.fail(f, StatusEmpty, "nothing but white space"+note)
 	}
 	content, ok := l.limit(&f, string(body))
@@ -55,7 +55,7 @@ func (l *loader) load(f File, chain []string) Status {
 	}
 	l.add(f)
 	// Only the loaded part counts: imports cut away by a limit are not followed.
-	l.imports(f, []byte(content), append(slices.Clip(chain), real))
+	l.imports(f, content, append(slices.Clip(chain), real))
 	return f.Status
 }
 
@@ -194,15 +194,17 @@ func ruleFiles(dir string) []string {
 }
 
 // imports follows the "@path" imports of a loaded file.
-func (l *loader) imports(from File, content []byte, chain []string) {
-	if l.p.ImportDepth <= 0 {
+func (l *loader) imports(from File, content string, chain []string) {
+	// Text without an "@" has none (the finders say so too), and is not
+	// copied to look.
+	if l.p.ImportDepth <= 0 || strings.IndexByte(content, '@') < 0 {
 		return
 	}
 	found := FindImports
 	if l.p.Agent == AgentClaude {
 		found = FindClaudeImports
 	}
-	for _, im := range found(content) {
+	for _, im := range found([]byte(content)) {
 		l.importOne(from, im.Path, chain)
 	}
 }
@@ -250,6 +252,16 @@ func chainNames(chain []string) []string {
 		out[i] = filepath.Base(c)
 	}
 	return out
+}
+
+// realAbs is realPath for a path that may be relative, through the
+// loader's cache: home, the managed directory and the project share their
+// first components, and each was an lstat a path.
+func (l *loader) realAbs(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return l.realPath(p)
 }
 
 // realPath resolves symlinks like the package-level realPath, caching the

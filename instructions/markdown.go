@@ -39,11 +39,48 @@ func FindImports(src []byte) []Import {
 	if bytes.IndexByte(src, '@') < 0 {
 		return nil
 	}
+	if plainText(src) {
+		return importsIn(src, 0, len(src))
+	}
+	return findImportsParsed(src)
+}
+
+// findImportsParsed is FindImports through the markdown parser.
+func findImportsParsed(src []byte) []Import {
 	var out []Import
 	for _, r := range textRuns(parseMarkdown(src)) {
 		out = append(out, importsIn(src, r[0], r[1])...)
 	}
 	return out
+}
+
+// plainText reports whether src has none of the markdown that can hide an
+// "@" from FindImports or start a text run after something other than
+// white space: no code (backticks, "~" fences, four spaces in a row or a
+// tab, which an indented block needs), no HTML, autolinks, block quotes or tables ("<", ">",
+// "|"), no links or link definitions ("[", "]"), no emphasis ("*", "_"),
+// no escapes or entities ("\", "&"), no control character but "\n". In such text
+// every "@" lies in a text run of paragraphs, headings and list items
+// that starts at a line's start or after a marker and a space, so the
+// imports are those of the whole text taken as one run, and the parse,
+// most of the cost of loading a plain instruction file with imports, is
+// skipped: about 0.4 ms of the ~3 ms that `memdir context` spends on its
+// own work in scripts/bench-context (FuzzPlainImports checks both ways
+// agree).
+func plainText(src []byte) bool {
+	if bytes.Contains(src, []byte("    ")) {
+		return false // an indented code block, also after a list marker
+	}
+	for _, c := range src {
+		switch {
+		case c == '\n':
+		case c < ' ' || c == 0x7f:
+			return false // a tab, "\r" and the other controls
+		case bytes.IndexByte([]byte("`~<>|[]*_\\&"), c) >= 0:
+			return false
+		}
+	}
+	return true
 }
 
 // textRuns merges adjacent text segments (goldmark splits text at failed

@@ -15,7 +15,7 @@ type env struct {
 	config string
 }
 
-func newEnv(p Profile, opts Options) (env, error) {
+func newEnv(p Profile, opts Options, realPath func(string) string) (env, error) {
 	e := env{home: opts.UserHome, managed: opts.ManagedRoot, agent: opts.AgentID}
 	if e.home == "" {
 		h, err := os.UserHomeDir()

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/memdir/memdir/untrusted"
 )
@@ -14,9 +16,52 @@ import (
 // link to ~/.ssh/id_rsa is never followed; a file the user placed
 // elsewhere (home, managed, a directory above the project) is opened as
 // it is. Either way it must be a regular file of at most
-// untrusted.MaxInstruction bytes.
+// untrusted.MaxInstruction bytes. Each project directory is opened as an
+// os.Root once for the whole run, not once a file.
 func (l *loader) read(p string) ([]byte, error) {
-	return untrusted.ReadFile(p, l.home(p), untrusted.MaxInstruction)
+	base := l.home(p)
+	root := l.rootOf(base)
+	rel, err := filepath.Rel(base, p)
+	if root == nil || err != nil || !filepath.IsLocal(rel) {
+		return untrusted.ReadFile(p, base, untrusted.MaxInstruction)
+	}
+	f, err := untrusted.OpenIn(root, rel, p, base)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return untrusted.Read(f, p, untrusted.MaxInstruction)
+}
+
+// rootOf is the os.Root of the project directory base, opened on first use;
+// nil for "" or one that cannot be opened (read then takes
+// untrusted.ReadFile's way, which reports why).
+func (l *loader) rootOf(base string) *os.Root {
+	if base == "" {
+		return nil
+	}
+	if r, ok := l.roots[base]; ok {
+		return r
+	}
+	r, err := os.OpenRoot(base)
+	if err != nil {
+		r = nil
+	}
+	if l.roots == nil {
+		l.roots = map[string]*os.Root{}
+	}
+	l.roots[base] = r
+	return r
+}
+
+// close closes the roots read opened.
+func (l *loader) close() {
+	for _, r := range l.roots {
+		if r != nil {
+			r.Close()
+		}
+	}
+	l.roots = nil
 }
 
 // home is the project directory that p lies in, "" for none.

@@ -3,8 +3,8 @@ package memdir
 import (
 	"bytes"
 	"errors"
-	"io"
-	"os"
+	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 
@@ -21,10 +21,24 @@ import (
 // the cost stays that of reading about 200 file headers however large the
 // index grows.
 func (d *Dir) AgentIndex(caps index.Caps) ([]byte, error) {
-	ix, data, err := d.readIndex()
-	if err != nil || len(data) == 0 {
-		return data, err
+	data, _, err := d.AgentIndexParsed(caps)
+	return data, err
+}
+
+// AgentIndexParsed is AgentIndex with the text it returns parsed (nil
+// when there is none), for a caller that goes on to load it
+// (index.LoadIndex): the index is then parsed once, not twice.
+func (d *Dir) AgentIndexParsed(caps index.Caps) ([]byte, *index.Index, error) {
+	// A read: no stamp, whose SHA-256 of the whole index only a write
+	// checks against.
+	data, err := atomicfile.ReadInside(d.Path, IndexFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("read %s: %w", IndexFile, err)
 	}
+	if len(data) == 0 {
+		return data, nil, nil
+	}
+	ix := index.Parse(data)
 	if caps.Lines <= 0 {
 		caps = index.DefaultCaps
 	}
@@ -41,7 +55,7 @@ func (d *Dir) AgentIndex(caps index.Caps) ([]byte, error) {
 	}
 	private := d.privateAmong(files)
 	if len(private) == 0 {
-		return data, nil
+		return data, ix, nil
 	}
 	var out bytes.Buffer
 	for _, l := range ix.Lines {
@@ -51,19 +65,19 @@ func (d *Dir) AgentIndex(caps index.Caps) ([]byte, error) {
 		out.WriteString(l.Raw)
 		out.WriteByte('\n')
 	}
-	return out.Bytes(), nil
+	return out.Bytes(), index.Parse(out.Bytes()), nil
 }
 
 // privateAmong reads the frontmatter of files in parallel and returns the
 // private ones.
 func (d *Dir) privateAmong(files []string) map[string]bool {
 	const workers = 4
-	// One root for every file: opening it per file doubled the opens.
-	root, err := os.OpenRoot(d.Path)
+	// One directory for every file: opening it per file doubled the opens.
+	heads, err := untrusted.OpenHeads(d.Path)
 	if err != nil {
 		return nil
 	}
-	defer root.Close()
+	defer heads.Close()
 	found := make([]bool, len(files))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -72,7 +86,7 @@ func (d *Dir) privateAmong(files []string) map[string]bool {
 			defer wg.Done()
 			buf := make([]byte, 4096)
 			for i := w; i < len(files); i += workers {
-				found[i] = d.isPrivate(root, files[i], buf)
+				found[i] = d.isPrivate(heads, files[i], buf)
 			}
 		}(w)
 	}
@@ -89,29 +103,28 @@ func (d *Dir) privateAmong(files []string) map[string]bool {
 	return private
 }
 
-// isPrivate reads the start of a topic file (inside root, the memory
-// directory) into buf and reports whether its frontmatter says private:
-// true. A file that cannot be read is not private: the index line stays,
-// and lint reports it as dangling. Only a frontmatter longer than buf
-// costs a second, whole read.
-func (d *Dir) isPrivate(root *os.Root, file string, buf []byte) bool {
+// isPrivate reads the start of a topic file (inside the memory directory,
+// never through a link out) into buf and reports whether its frontmatter
+// says private: true. A file that cannot be read is not private: the index
+// line stays, and lint reports it as dangling. Only a frontmatter longer
+// than buf costs a second, whole read; a "private:" line past buf counts.
+func (d *Dir) isPrivate(heads *untrusted.Heads, file string, buf []byte) bool {
 	if strings.ContainsAny(file, `/\`) {
 		return false
 	}
-	f, err := untrusted.OpenFileIn(root, file, os.O_RDONLY, 0) // never through a link out
-	if err != nil {
-		return false
-	}
-	n, _ := io.ReadFull(f, buf)
-	f.Close()
+	n, _ := heads.ReadHead(file, buf) // n is 0 when it cannot be opened
 	head := buf[:n]
+	if n == len(buf) && frontmatter.HasOpening(head) {
+		// The file goes on past buf: when its frontmatter does too, a
+		// "private:" line may lie beyond what was read.
+		if _, _, err := frontmatter.Split(head); errors.Is(err, frontmatter.ErrUnclosed) {
+			if whole, rerr := atomicfile.ReadInside(d.Path, file); rerr == nil {
+				head = whole
+			}
+		}
+	}
 	if !bytes.Contains(head, []byte("private")) || !frontmatter.HasOpening(head) {
 		return false
-	}
-	if _, _, err := frontmatter.Split(head); errors.Is(err, frontmatter.ErrUnclosed) && n == len(buf) {
-		if whole, rerr := atomicfile.ReadInside(d.Path, file); rerr == nil {
-			head = whole
-		}
 	}
 	return SaysPrivate(head)
 }

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/memdir/memdir/index"
 )
 
@@ -52,6 +54,66 @@ func TestAgentIndexLeavesOutPrivate(t *testing.T) {
 		"user_public.md": true, "user_far.md": true, "user_fifo.md": true} {
 		if in := strings.Contains(string(got), "("+f+")"); in != want {
 			t.Errorf("agent index lists %s: %v, want %v\n%s", f, in, want, got)
+		}
+	}
+}
+
+// TestAgentIndexLongFrontmatter: private: true after the first read's
+// 4096 bytes still leaves the line out (the whole file is read then), as
+// does a frontmatter that lost its closing line; a public topic with as
+// long a frontmatter stays.
+func TestAgentIndexLongFrontmatter(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("x", 5000)
+	for f, s := range map[string]string{
+		"user_late.md":     "---\nname: Late\ndescription: " + long + "\ntype: user\nprivate: true\n---\n\nbody\n",
+		"user_unclosed.md": "---\nname: Open\ndescription: " + long + "\ntype: user\nprivate: yes\n\nbody\n",
+		"user_public.md":   "---\nname: Public\ndescription: " + long + "\ntype: user\n---\n\nprivate: true in the body\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := "- [Late](user_late.md) — h\n- [Open](user_unclosed.md) — h\n- [Public](user_public.md) — h\n"
+	if err := os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte(ix), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Open(dir, Live).AgentIndex(index.DefaultCaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "- [Public](user_public.md) — h\n"; string(got) != want {
+		t.Errorf("agent index:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestAgentIndexParsed: the index AgentIndexParsed returns is the text it
+// returns, parsed, whether or not private lines were left out.
+func TestAgentIndexParsed(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("user_open.md", "---\nname: Open\ndescription: d\ntype: user\n---\n\nbody\n")
+	write("user_hidden.md", "---\nname: Hidden\ndescription: d\ntype: user\nprivate: true\n---\n\nbody\n")
+	d := Open(dir, Live)
+	for _, ix := range []string{
+		"# Notes\r\n- [Open](user_open.md) — h\r\n",
+		"# Notes\r\n- [Hidden](user_hidden.md) — h\r\n- [Open](user_open.md) — h",
+	} {
+		write("MEMORY.md", ix)
+		data, parsed, err := d.AgentIndexParsed(index.DefaultCaps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(index.Parse(data).Lines, parsed.Lines); diff != "" {
+			t.Errorf("parsed index differs from the text parsed (-want +got):\n%s", diff)
+		}
+		if strings.Contains(string(data), "Hidden") {
+			t.Errorf("private line kept: %q", data)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package sessionctx
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/memdir/memdir/typesx"
@@ -14,12 +13,12 @@ import (
 // absolute date.
 func Guide(dir, mode, today string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Your memory for this project\n\n")
-	fmt.Fprintf(&b, "You keep notes across sessions as markdown files in %s.\n", dir)
+	b.WriteString("# Your memory for this project\n\n")
+	b.WriteString("You keep notes across sessions as markdown files in " + dir + ".\n")
 	b.WriteString("MEMORY.md below is their index; open a topic file when its line looks relevant.\n\n")
 	b.WriteString("Each memory has one type:\n")
 	for _, t := range typesx.Types {
-		fmt.Fprintf(&b, "- %s: %s\n", t, t.Meaning())
+		b.WriteString("- " + t.String() + ": " + t.Meaning() + "\n")
 	}
 	b.WriteString("\nHow to save:\n")
 	if mode == "log" {

@@ -6,8 +6,11 @@
 package sessionctx
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memdir/memdir/index"
@@ -42,9 +45,12 @@ type Skill struct {
 
 // Memory is the auto memory to include.
 type Memory struct {
-	Dir    string // the memory directory
-	Mode   string // "live" or "log"
-	Index  []byte // MEMORY.md as on disk (nil when there is none yet)
+	Dir   string // the memory directory
+	Mode  string // "live" or "log"
+	Index []byte // MEMORY.md as on disk (nil when there is none yet)
+	// Parsed is Index parsed (index.Parse), when the caller has it; Build
+	// parses Index when it is nil.
+	Parsed *index.Index
 	Caps   index.Caps
 	Exists bool // whether the memory directory exists yet
 	// Today is the clock's date (YYYY-MM-DD), the guide's example of an
@@ -113,10 +119,14 @@ func Build(opts Options) Context {
 		c.Blocks = append(c.Blocks, Block{Kind: "skills", Text: skillsText(opts.Skills)})
 	}
 	if m := opts.Memory; m != nil {
-		view := index.Load(m.Index, m.Caps)
+		parsed := m.Parsed
+		if parsed == nil {
+			parsed = index.Parse(m.Index)
+		}
+		view := index.LoadIndex(parsed, m.Index, m.Caps)
 		c.Dropped = view.Dropped
 		c.Blocks = append(c.Blocks, Block{Kind: "auto-memory", Path: m.Dir, Scope: typesx.ScopeAuto,
-			Text: Guide(m.Dir, m.Mode, m.Today) + "\n" + indexSection(view)})
+			Text: indexSection(Guide(m.Dir, m.Mode, m.Today)+"\n", view)})
 	}
 	if m := opts.Team; m != nil {
 		if view := index.Load(m.Index, m.Caps); view.Text != "" {
@@ -142,14 +152,14 @@ func skillsText(skills []Skill) string {
 	return b.String()
 }
 
-// indexSection is the index part of the memory prompt as Claude Code
-// writes it: a heading, a blank line, and the loaded text (or Claude's line
-// for an empty index).
-func indexSection(v index.View) string {
+// indexSection is head followed by the index part of the memory prompt as
+// Claude Code writes it: a heading, a blank line, and the loaded text (or
+// Claude's line for an empty index). Taking head saves a copy of the index.
+func indexSection(head string, v index.View) string {
 	if v.Text == "" {
-		return "## MEMORY.md\n\nYour MEMORY.md is currently empty. When you save new memories, they will appear here.\n"
+		return head + "## MEMORY.md\n\nYour MEMORY.md is currently empty. When you save new memories, they will appear here.\n"
 	}
-	return "## MEMORY.md\n\n" + v.Text + "\n"
+	return head + "## MEMORY.md\n\n" + v.Text + "\n"
 }
 
 // Text renders the context as tagged blocks, each carrying its path and
@@ -157,25 +167,48 @@ func indexSection(v index.View) string {
 // line came from.
 func (c Context) Text() string {
 	var b strings.Builder
+	b.Grow(c.textSize())
+	c.writeText(&b)
+	return b.String()
+}
+
+// AppendText appends Text to buf, for a caller that writes bytes: the
+// text of every instruction file and index is copied once, into a buffer
+// sized for it.
+func (c Context) AppendText(buf []byte) []byte {
+	b := bytes.NewBuffer(slices.Grow(buf, c.textSize()))
+	c.writeText(b)
+	return b.Bytes()
+}
+
+// textSize is about the length of Text, a little over.
+func (c Context) textSize() int {
+	n := 0
+	for _, blk := range c.Blocks {
+		n += 2*len(blk.Kind) + len(blk.Path) + len(blk.Scope) + len(blk.Note) + len(blk.Text) + 64
+	}
+	return n
+}
+
+func (c Context) writeText(b interface{ WriteString(string) (int, error) }) {
 	for i, blk := range c.Blocks {
 		if i > 0 {
 			b.WriteString("\n")
 		}
 		b.WriteString("<" + blk.Kind)
 		if blk.Path != "" {
-			fmt.Fprintf(&b, " path=%q", blk.Path)
+			b.WriteString(" path=" + strconv.Quote(blk.Path))
 		}
 		if blk.Scope != "" {
-			fmt.Fprintf(&b, " scope=%q", string(blk.Scope))
+			b.WriteString(" scope=" + strconv.Quote(string(blk.Scope)))
 		}
 		if blk.Note != "" {
-			fmt.Fprintf(&b, " note=%q", blk.Note)
+			b.WriteString(" note=" + strconv.Quote(blk.Note))
 		}
 		b.WriteString(">\n")
 		b.WriteString(strings.TrimRight(blk.Text, "\n"))
 		b.WriteString("\n</" + blk.Kind + ">\n")
 	}
-	return b.String()
 }
 
 // hookOutput is what a Claude Code SessionStart hook prints to add context.

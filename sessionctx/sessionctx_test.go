@@ -70,3 +70,21 @@ func TestGuideFollowsMode(t *testing.T) {
 		}
 	}
 }
+
+// TestTextQuotesAttributes: the tags quote path, scope and note as Go
+// does (a quote, a newline and a tab in a path stay on the tag's line),
+// and AppendText appends the same text.
+func TestTextQuotesAttributes(t *testing.T) {
+	c := Context{Blocks: []Block{
+		{Kind: "instructions", Path: "/p/a \"b\"\n\tc.md", Scope: typesx.ScopeProject, Note: "cut: ü\x01", Text: "one\n\n"},
+		{Kind: "note", Text: "two"},
+	}}
+	want := "<instructions path=\"/p/a \\\"b\\\"\\n\\tc.md\" scope=\"project\" note=\"cut: ü\\x01\">\none\n</instructions>\n" +
+		"\n<note>\ntwo\n</note>\n"
+	if got := c.Text(); got != want {
+		t.Errorf("Text:\n%q\nwant\n%q", got, want)
+	}
+	if got := string(c.AppendText([]byte("x"))); got != "x"+want {
+		t.Errorf("AppendText:\n%q\nwant\n%q", got, "x"+want)
+	}
+}

@@ -110,6 +110,11 @@ func runContext(a *app, opts contextOptions) error {
 		return err
 	}
 	build := sessionctx.Options{Agent: profile.Name, Cwd: ws.Cwd, Files: extra, Notes: opts.add}
+	// The memory part is read while the instruction files are found: the
+	// two read different files, and the private check of the index's
+	// topics is the larger half of the command's own work.
+	parts := make(chan memoryParts, 1)
+	go func() { parts <- a.memoryParts(ws, profile.Name, opts.noMemory) }()
 	if !opts.noInstructions && !a.disabled("MEMDIR_DISABLE_INSTRUCTIONS", profile.Name, "CLAUDE_CODE_DISABLE_CLAUDE_MDS") {
 		res, err := instructions.Discover(a.discoverOptions(ws, profile, opts.discoverFlags))
 		if err != nil {
@@ -117,29 +122,11 @@ func runContext(a *app, opts contextOptions) error {
 		}
 		build.Instructions, build.Skills = sessionctx.FromDiscovery(res)
 	}
-	if a.agentType != "" && !opts.noMemory {
-		am, err := a.agentMemory(ws)
-		if err != nil {
-			return err
-		}
-		build.AgentMemory = am
-	} else if !a.disabled("MEMDIR_DISABLE_AUTO_MEMORY", profile.Name, "CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
-		if !opts.noMemory {
-			data, err := ws.Dir.AgentIndex(index.DefaultCaps)
-			if err != nil {
-				return err
-			}
-			build.Memory = &sessionctx.Memory{Dir: ws.Loc.Dir, Mode: string(ws.Dir.Mode), Index: data, Today: a.now().Format(time.DateOnly),
-				Caps: index.DefaultCaps, Exists: ws.Dir.Exists()}
-		}
-		// Team memory stays with --no-memory: the hook for Claude Code
-		// passes it because Claude loads its own MEMORY.md, and Claude
-		// never loads the project's team memory.
-		var err error
-		if build.Team, err = a.teamContext(ws); err != nil {
-			return err
-		}
+	m := <-parts
+	if m.err != nil {
+		return m.err
 	}
+	build.Memory, build.Team, build.AgentMemory = m.memory, m.team, m.agent
 	if format == "claude-hook" && a.agentType == "" {
 		// A session starts: an overdue dream goes in the background.
 		if why := a.dreamIfOverdue(ws); why != "" {
@@ -154,15 +141,14 @@ func runContext(a *app, opts contextOptions) error {
 	if format == "text" && profile.Agent == instructions.AgentGemini {
 		format = "native" // Gemini's own text is what --agent gemini gives
 	}
-	out, err := render(sc, format)
+	var out []byte
 	if format == "native" {
 		text, ok := sessionctx.Native(profile.Agent, build)
 		if !ok {
 			return usagef("--format native: profile %s follows no agent's own text; use claude, codex or gemini", profile.Name)
 		}
-		out, err = []byte(text), nil
-	}
-	if err != nil {
+		out = []byte(text)
+	} else if out, err = render(sc, format); err != nil {
 		return err
 	}
 	if opts.output != "" {
@@ -179,6 +165,43 @@ func runContext(a *app, opts contextOptions) error {
 	return err
 }
 
+// memoryParts is the memory in a context: a subagent's own, or the
+// project's personal memory (nil with --no-memory) and its team memory.
+type memoryParts struct {
+	memory *sessionctx.Memory
+	team   *sessionctx.TeamMemory
+	agent  *sessionctx.AgentMemory
+	err    error
+}
+
+// memoryParts reads the memory a context includes; it only reads, so it
+// may run beside instruction discovery.
+func (a *app) memoryParts(ws *workspace, profile string, noMemory bool) memoryParts {
+	var m memoryParts
+	if a.agentType != "" {
+		if !noMemory {
+			m.agent, m.err = a.agentMemory(ws)
+		}
+		return m
+	}
+	if a.disabled("MEMDIR_DISABLE_AUTO_MEMORY", profile, "CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
+		return m
+	}
+	if !noMemory {
+		data, parsed, err := ws.Dir.AgentIndexParsed(index.DefaultCaps)
+		if err != nil {
+			return memoryParts{err: err}
+		}
+		m.memory = &sessionctx.Memory{Dir: ws.Loc.Dir, Mode: string(ws.Dir.Mode), Index: data, Parsed: parsed,
+			Today: a.now().Format(time.DateOnly), Caps: index.DefaultCaps, Exists: ws.Dir.Exists()}
+	}
+	// Team memory stays with --no-memory: the hook for Claude Code passes
+	// it because Claude loads its own MEMORY.md, and Claude never loads
+	// the project's team memory.
+	m.team, m.err = a.teamContext(ws)
+	return m
+}
+
 // render prints the context in one of the formats.
 func render(c sessionctx.Context, format string) ([]byte, error) {
 	switch format {
@@ -189,7 +212,7 @@ func render(c sessionctx.Context, format string) ([]byte, error) {
 		out, err := c.ClaudeHook()
 		return append(out, '\n'), err
 	}
-	return []byte(c.Text()), nil
+	return c.AppendText(nil), nil
 }
 
 // disabled reports whether an off switch is set: memdir's own variable,
