@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -305,4 +306,55 @@ func TestRankerKeepsItsVectors(t *testing.T) {
 	fresh := New(d, cfg, &warn)
 	near(fresh, more, 1, 1)
 	near(fresh, more, 2, 1)
+}
+
+// TestDecodeBoundsItsAllocation: a vectors file (a teammate may commit
+// one into team memory) whose count claims an entry for every few bytes
+// is refused without allocating more than a small multiple of its size.
+func TestDecodeBoundsItsAllocation(t *testing.T) {
+	for _, m := range []string{magic, magicV1} {
+		b := []byte(m)
+		b = appendStr(b, "m u")
+		b = binary.AppendUvarint(b, 1)         // one dimension
+		b = binary.AppendUvarint(b, (4<<20)/4) // an entry per 4 bytes of a 4 MiB file
+		b = append(b, make([]byte, 4<<20)...)
+		b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := decodeStore(b); err == nil {
+			t.Fatalf("%s: a count past what the file holds was accepted", m)
+		}
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 4*uint64(len(b)) {
+			t.Errorf("%s: decoding a %d-byte file allocated %d bytes", m, len(b), got)
+		}
+	}
+}
+
+// TestTopicMadePrivateIsDropped: a topic offered with a new stamp whose
+// file turned private (or is gone) loses its vector at once.
+func TestTopicMadePrivateIsDropped(t *testing.T) {
+	srv := fakeembed.Start()
+	defer srv.Close()
+	d := testDir(t)
+	topics := []search.Stamped{
+		{File: "project_billing_owner.md", Stamp: search.Stamp{Size: 1, Mtime: 1}},
+		{File: "project_kafka.md", Stamp: search.Stamp{Size: 2, Mtime: 2}},
+	}
+	var warn bytes.Buffer
+	r := New(d, Config{URL: srv.URL, Model: "m", Timeout: 5 * time.Second}, &warn)
+	if got := r.Nearest(context.Background(), "billing", 10, topics); len(got) != 2 {
+		t.Fatalf("Nearest: %v (warnings %q)", got, warn.String())
+	}
+	if err := os.WriteFile(filepath.Join(d.Path, "project_kafka.md"), []byte(topic("Kafka topic naming", "How topics are named", "Secret now.", "private: true\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	topics[1].Stamp = search.Stamp{Size: 2, Mtime: 3}
+	got := r.Nearest(context.Background(), "billing", 10, topics)
+	if len(got) != 1 || got[0].File != "project_billing_owner.md" {
+		t.Errorf("Nearest after kafka turned private: %v, want billing alone", got)
+	}
+	if _, ok := load(d.Path, "m "+srv.URL).entries["project_kafka.md"]; ok {
+		t.Error("the private topic's vector is still kept")
+	}
 }

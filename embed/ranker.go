@@ -116,6 +116,10 @@ func (r *Ranker) update(ctx context.Context, st *store, topics []search.Stamped)
 		}
 		t, err := r.dir.Read(tp.File)
 		if err != nil || t.Private { // gone or made private since the index read it
+			if ok {
+				delete(st.entries, tp.File)
+				changed = true
+			}
 			continue
 		}
 		text := t.Name + "\n" + t.Description + "\n" + t.Body
@@ -123,7 +127,7 @@ func (r *Ranker) update(ctx context.Context, st *store, topics []search.Stamped)
 		if ok && e.hash == h && len(e.vec) == st.dims {
 			if e.stamp != tp.Stamp {
 				e.stamp = tp.Stamp
-				st.entries[tp.File] = e
+				st.entries[strings.Clone(tp.File)] = e // the key is replaced too: not the index's bytes
 				changed = true
 			}
 			continue

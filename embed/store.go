@@ -87,7 +87,14 @@ func decodeStore(data []byte) (*store, error) {
 	d := &reader{b: body[len(magic):]}
 	s := &store{key: d.str(), dims: int(d.uvarint()), entries: map[string]entry{}}
 	n := d.uvarint()
-	if d.bad || s.dims < 1 || s.dims > maxDims || n > uint64(len(data))/uint64(4*s.dims) {
+	// n is bounded by the smallest an entry can be (a one-byte path
+	// length, its hash, its stamp, its vector), so that what is allocated
+	// for it stays within a small multiple of the file's size.
+	per := 1 + hashLen + 4*s.dims
+	if stamped {
+		per += 32
+	}
+	if d.bad || s.dims < 1 || s.dims > maxDims || n > uint64(len(d.b))/uint64(per) {
 		return nil, bad
 	}
 	paths := make([]string, n)

@@ -115,7 +115,7 @@ func kept(s string) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r != same {
+		if r != same || r == utf8.RuneError { // a real U+FFFD must not vouch for a bad byte
 			if r == utf8.RuneError && size == 1 || r == 0x2028 || r == 0x2029 || dropped(r) {
 				return i
 			}

@@ -38,6 +38,8 @@ func TestScrub(t *testing.T) {
 		{"zero\u200bwidth\u00adsoft\x01ctl\x7fdel\u0085nel", "zerowidthsoftctldelnel"},
 		{"joiner\u200dkept\ufe0f", "joiner\u200dkept\ufe0f"},
 		{"bad\xffbyte", "bad\ufffdbyte"},
+		{"\ufffd\xff", "\ufffd\ufffd"}, // a real U+FFFD vouches for no bad byte
+		{"x \ufffd y \xfe z", "x \ufffd y \ufffd z"},
 		{"\r", "\n"},
 		{"ends\r\n", "ends\n"},
 	} {
@@ -48,7 +50,7 @@ func TestScrub(t *testing.T) {
 }
 
 func FuzzScrub(f *testing.F) {
-	for _, s := range []string{"", "plain\n", "a — b\r\nc", "\xff\xfe", "x\u200by", "\u2028\u2029\r\r\n", "emoji 😀\ufe0f\u200d"} {
+	for _, s := range []string{"", "plain\n", "a — b\r\nc", "\xff\xfe", "x\u200by", "\u2028\u2029\r\r\n", "emoji 😀\ufe0f\u200d", "\ufffd\xff"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

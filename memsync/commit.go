@@ -93,6 +93,9 @@ func (s *syncer) apply(ps *projectSync) (held, err error) {
 		return nil, nil
 	}
 	lk, err := memdir.AcquireLock(s.g.ctx, ps.dir, s.o.LockTimeout, "sync")
+	if err != nil && len(ps.writes) == 0 {
+		return err, nil // only the list waited: the next sync records it
+	}
 	if err != nil {
 		return nil, err
 	}
