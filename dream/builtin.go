@@ -13,12 +13,14 @@ import (
 
 // work is one topic as the built-in distiller changes it.
 type work struct {
-	t       *memdir.Topic
-	words   memdir.Terms // of name and description, for matching
-	name    memdir.Terms // of the name: the subject of every fact
-	paras   []string
-	facts   []memdir.Terms // of each paragraph
-	refs    []*fact        // each paragraph, as indexed for routing
+	t     *memdir.Topic
+	words bag // of name and description, for matching
+	name  bag // of the name: the subject of every fact
+	paras []string
+	refs  []*fact // each paragraph, as indexed for routing
+	// facts holds the terms of each paragraph once an entry is merged
+	// into the topic (factTerms); nil until then.
+	facts   []memdir.Terms
 	changed bool
 	created bool
 	expired bool
@@ -26,15 +28,26 @@ type work struct {
 }
 
 func newWork(t *memdir.Topic, now time.Time) *work {
-	w := &work{t: t, words: memdir.TermsOf(t.Name + " " + t.Description), expired: t.Type == typesx.Project && t.Expired(now)}
-	w.name = memdir.TermsOf(t.Name)
+	w := &work{t: t, words: bagOf(memdir.TermsOf(t.Name + " " + t.Description)), expired: t.Type == typesx.Project && t.Expired(now)}
+	w.name = bagOf(memdir.TermsOf(t.Name))
 	for _, p := range paragraphs(t.Body) {
-		f := newFact(w, w.name, p)
 		w.paras = append(w.paras, p)
-		w.facts = append(w.facts, f.terms)
-		w.refs = append(w.refs, f)
+		w.refs = append(w.refs, newFact(w, p))
 	}
 	return w
+}
+
+// factTerms returns the terms of each paragraph, made from the facts'
+// bags the first time and kept up to date from then on: a topic that
+// takes one entry is likely to take more.
+func (w *work) factTerms() []memdir.Terms {
+	if w.facts == nil {
+		w.facts = make([]memdir.Terms, len(w.refs))
+		for i, f := range w.refs {
+			w.facts[i] = f.terms.terms()
+		}
+	}
+	return w.facts
 }
 
 // builtin is the deterministic distiller.
@@ -76,9 +89,9 @@ func (b *builtin) track(w *work) {
 	if b.postings[w.t.Type] == nil {
 		b.postings[w.t.Type] = map[string][]*work{}
 	}
-	for word := range w.words {
+	w.words.each(func(word string, _ int) {
 		b.postings[w.t.Type][word] = append(b.postings[w.t.Type][word], w)
-	}
+	})
 	for _, f := range w.refs {
 		b.index(f)
 	}
@@ -194,7 +207,7 @@ func (b *builtin) merge(w *work, ref, title, text string, at time.Time) {
 	}
 	fact := factText(w.t.Name, title, text)
 	terms := memdir.TermsOf(fact)
-	i := supersedes(fact, w.facts, w.paras, title, w.t.Name)
+	i := supersedes(fact, w.factTerms(), w.paras, title, w.t.Name)
 	if i < 0 {
 		j, replaces := w.sameFact(terms, memdir.TermsOf(text))
 		if j >= 0 && !replaces {
@@ -229,9 +242,11 @@ func factText(topicName, title, text string) string {
 }
 
 func (b *builtin) appendFact(w *work, text string, at time.Time) {
-	f := newFact(w, w.name, text)
+	f := newFact(w, text)
 	w.paras = append(w.paras, text)
-	w.facts = append(w.facts, f.terms)
+	if w.facts != nil {
+		w.facts = append(w.facts, f.terms.terms())
+	}
 	w.refs = append(w.refs, f)
 	b.index(f)
 	w.t.Body = strings.Join(w.paras, "\n\n")

@@ -81,7 +81,7 @@ func (x *factIndex) candidates(e memdir.Terms, textLen int) []*fact {
 		for _, f := range list {
 			h := hits[f]
 			h.distinct++
-			h.shared += min(e[t], f.full[t])
+			h.shared += min(e[t], f.fullCount(t))
 			hits[f] = h
 		}
 	}
@@ -100,7 +100,7 @@ func (x *factIndex) candidates(e memdir.Terms, textLen int) []*fact {
 	// looking them up, not by walking their lists.
 	for f, h := range hits {
 		for _, t := range terms[common:] {
-			if n := f.full[t]; n > 0 {
+			if n := f.fullCount(t); n > 0 {
 				h.distinct++
 				h.shared += min(e[t], n)
 			}
@@ -120,18 +120,28 @@ func (x *factIndex) candidates(e memdir.Terms, textLen int) []*fact {
 	}
 	var out []*fact
 	for f, h := range hits {
-		if !f.gone && h.distinct >= minShared && mayRestate(h.shared, textLen, f.terms.Len()) {
+		if !f.gone && h.distinct >= minShared && mayRestate(h.shared, textLen, len(f.terms)) {
 			out = append(out, f)
 		}
 	}
 	if num != "" {
 		for _, f := range newest(x.byNum[num]) {
-			if !f.gone && mayRestate(memdir.Compare(e, f.full).Shared, textLen, f.terms.Len()) {
+			if !f.gone && mayRestate(sharedFull(e, f), textLen, len(f.terms)) {
 				out = append(out, f)
 			}
 		}
 	}
 	return out
+}
+
+// sharedFull is how many terms e shares with the full terms of f,
+// repeats counted as memdir.Compare counts them.
+func sharedFull(e memdir.Terms, f *fact) int {
+	n := 0
+	for t, c := range e {
+		n += min(c, f.fullCount(t))
+	}
+	return n
 }
 
 // countCommon counts the common terms the facts of list share with the
@@ -143,7 +153,7 @@ func countCommon(hits map[*fact]hit, list []*fact, e memdir.Terms, common []stri
 		}
 		h := hit{exact: true}
 		for _, t := range common {
-			if n := f.full[t]; n > 0 {
+			if n := f.fullCount(t); n > 0 {
 				h.distinct++
 				h.shared += min(e[t], n)
 			}
@@ -183,7 +193,7 @@ func (b *builtin) nearestByWords(typ typesx.Type, probe memdir.Terms) *work {
 		}
 		rest -= probe[t]
 		for _, w := range newest(post[t]) {
-			shared[w] += min(probe[t], w.words[t])
+			shared[w] += min(probe[t], w.words.count(t))
 		}
 	}
 	var best *work
@@ -192,7 +202,7 @@ func (b *builtin) nearestByWords(typ typesx.Type, probe memdir.Terms) *work {
 		if 2*(s+rest) < n {
 			continue
 		}
-		sc := memdir.Compare(probe, w.words)
+		sc := memdir.Compare(probe, w.words.terms())
 		if !sc.SameMemory() {
 			continue
 		}

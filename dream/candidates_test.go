@@ -23,14 +23,14 @@ func word(i int) string {
 // words) is still found.
 func TestCandidatesBounded(t *testing.T) {
 	const facts = 5000
-	w := &work{t: &memdir.Topic{File: "project_x.md"}, name: memdir.Terms{}}
+	w := &work{t: &memdir.Topic{File: "project_x.md"}, name: bag{}}
 	text := func(i int) string {
 		return fmt.Sprintf("%s %s %s in the memdir dream part, about %s.", word(4*i), word(4*i+1), word(4*i+2), word(4*i+3))
 	}
 	x := &factIndex{}
 	var first *fact
 	for i := range facts {
-		f := newFact(w, w.name, text(i))
+		f := newFact(w, text(i))
 		if i == 0 {
 			first = f
 		}
@@ -56,12 +56,12 @@ func TestCandidatesBounded(t *testing.T) {
 // TestCandidatesCommonWordsOnly: a fact that shares only common words
 // with an entry is found among the newest facts holding them.
 func TestCandidatesCommonWordsOnly(t *testing.T) {
-	w := &work{t: &memdir.Topic{File: "project_x.md"}, name: memdir.Terms{}}
+	w := &work{t: &memdir.Topic{File: "project_x.md"}, name: bag{}}
 	x := &factIndex{}
 	for i := range 3 * postingCap {
-		x.add(newFact(w, w.name, fmt.Sprintf("The memdir dream part keeps %s notes.", word(i))))
+		x.add(newFact(w, fmt.Sprintf("The memdir dream part keeps %s notes.", word(i))))
 	}
-	short := newFact(w, w.name, "The memdir dream part keeps notes.")
+	short := newFact(w, "The memdir dream part keeps notes.")
 	x.add(short)
 	e := memdir.TermsOf("The memdir dream part keeps its notes, and more.")
 	if got := x.candidates(e, e.Len()); !slices.Contains(got, short) {

@@ -20,18 +20,30 @@ import (
 // name), since a fact leans on the title it was filed under; merge then
 // compares the facts as they are written.
 
-// fact is one paragraph of a topic, with its terms.
+// fact is one paragraph of a topic, with its terms. Its full terms, of
+// the topic's name and the paragraph (union), are made only when an entry
+// is compared with it.
 type fact struct {
 	w     *work
-	terms memdir.Terms // of the paragraph
-	full  memdir.Terms // of the topic's name and the paragraph
-	gone  bool         // replaced or dropped since it was indexed
+	terms bag  // of the paragraph
+	gone  bool // replaced or dropped since it was indexed
 }
 
-func newFact(w *work, nameTerms memdir.Terms, para string) *fact {
-	f := &fact{w: w, terms: memdir.TermsOf(para)}
-	f.full = union(nameTerms, f.terms)
-	return f
+func newFact(w *work, para string) *fact {
+	return &fact{w: w, terms: bagOf(memdir.TermsOf(para))}
+}
+
+// fullCount is how often the fact's full terms hold t.
+func (f *fact) fullCount(t string) int { return max(f.terms.count(t), f.w.name.count(t)) }
+
+// eachFull calls fn for every distinct term of the fact's full terms.
+func (f *fact) eachFull(fn func(t string)) {
+	f.terms.each(func(t string, _ int) { fn(t) })
+	f.w.name.each(func(t string, _ int) {
+		if f.terms.count(t) == 0 {
+			fn(t)
+		}
+	})
 }
 
 // union is the bag of terms in a or b, each as often as the one that has
@@ -62,12 +74,14 @@ func (x *factIndex) add(f *fact) {
 	if x.plain == nil {
 		x.plain, x.numbers, x.byNum = map[string][]*fact{}, map[string][]*fact{}, map[string][]*fact{}
 	}
-	var nums []string
-	for t := range f.full {
+	var nums, words []string
+	f.eachFull(func(t string) {
 		if hasDigit(t) {
 			nums = append(nums, t)
+		} else {
+			words = append(words, t)
 		}
-	}
+	})
 	to := x.plain
 	if len(nums) > 0 {
 		to = x.numbers
@@ -75,10 +89,8 @@ func (x *factIndex) add(f *fact) {
 			x.byNum[n] = append(x.byNum[n], f)
 		}
 	}
-	for t := range f.full {
-		if !hasDigit(t) {
-			to[t] = append(to[t], f)
-		}
+	for _, t := range words {
+		to[t] = append(to[t], f)
 	}
 }
 
@@ -104,11 +116,16 @@ func (b *builtin) sameFactTerms(typ typesx.Type, full, text memdir.Terms) *work 
 	var best *fact
 	var bestScore memdir.Score
 	for _, f := range x.candidates(full, text.Len()) {
-		if f.w.expired || !restates(full, f.full, f.w.name) && !restates(text, f.terms, f.w.name) {
+		if f.w.expired {
 			continue
 		}
-		s := memdir.Compare(full, f.full)
-		if t := memdir.Compare(text, f.terms); better(t, s) {
+		fterms, name := f.terms.terms(), f.w.name.terms()
+		ffull := union(name, fterms)
+		if !restates(full, ffull, name) && !restates(text, fterms, name) {
+			continue
+		}
+		s := memdir.Compare(full, ffull)
+		if t := memdir.Compare(text, fterms); better(t, s) {
 			s = t
 		}
 		if best == nil || better(s, bestScore) || s == bestScore && f.w.t.File < best.w.t.File {
@@ -141,9 +158,10 @@ func better(a, b memdir.Score) bool {
 // small"); a restatement that adds a word or two is dropped instead. It
 // returns -1 when no fact is the same.
 func (w *work) sameFact(fact, text memdir.Terms) (int, bool) {
-	for i, f := range w.facts {
+	name := w.name.terms()
+	for i, f := range w.factTerms() {
 		for _, terms := range []memdir.Terms{fact, text} {
-			if restates(f, terms, w.name) {
+			if restates(f, terms, name) {
 				return i, containsAll(fact, f) && adds(text, f) >= 2
 			}
 		}

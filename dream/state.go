@@ -1,6 +1,7 @@
 package dream
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -126,11 +127,45 @@ func writeJournal(dir string, j *journal) error {
 			ops[i].Before = digestOf(filepath.Join(dir, filepath.FromSlash(ops[i].Path)))
 		}
 	}
-	data, err := json.Marshal(j)
+	data, err := encodeJournal(j)
 	if err != nil {
 		return fmt.Errorf("encode dream journal: %w", err)
 	}
 	return atomicfile.WriteFile(filepath.Join(dir, journalPath), data, 0o644)
+}
+
+// encodeJournal is json.Marshal(j) with the topic writes first, each
+// encoded on its own into one buffer sized for them all. The writes hold
+// every topic's bytes: json.Marshal of the whole journal grows its buffer
+// by doubling and then copies it, holding three to four times their size
+// at once, which for 28,000 new topics made writing the journal the
+// dream's peak of memory.
+func encodeJournal(j *journal) ([]byte, error) {
+	rest := *j
+	rest.Writes = nil
+	tail, err := json.Marshal(&rest)
+	if err != nil || len(j.Writes) == 0 {
+		return tail, err
+	}
+	size := len(tail) + len(`{"writes":[],`)
+	for _, op := range j.Writes {
+		size += len(op.Data) + len(op.Data)/8 + len(op.Path) + 256
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	buf.WriteString(`{"writes":[`)
+	for i, op := range j.Writes {
+		data, err := json.Marshal(op)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(data)
+	}
+	buf.WriteString("],")
+	buf.Write(tail[1:]) // the other fields, after tail's "{"
+	return buf.Bytes(), nil
 }
 
 // absent is the digest of a file that does not exist.
