@@ -270,10 +270,7 @@ func TestRankerKeepsItsVectors(t *testing.T) {
 	srv := fakeembed.Start()
 	defer srv.Close()
 	d := testDir(t)
-	topics := []search.Stamped{
-		{File: "project_billing_owner.md", Stamp: search.Stamp{Size: 1, Mtime: 1}},
-		{File: "project_kafka.md", Stamp: search.Stamp{Size: 2, Mtime: 2}},
-	}
+	topics := twoTopics()
 	cfg := Config{URL: srv.URL, Model: "m", Timeout: 5 * time.Second}
 	var warn bytes.Buffer
 	later := func() time.Time { return time.Now().Add(time.Hour) } // every stamp old enough
@@ -337,10 +334,7 @@ func TestTopicMadePrivateIsDropped(t *testing.T) {
 	srv := fakeembed.Start()
 	defer srv.Close()
 	d := testDir(t)
-	topics := []search.Stamped{
-		{File: "project_billing_owner.md", Stamp: search.Stamp{Size: 1, Mtime: 1}},
-		{File: "project_kafka.md", Stamp: search.Stamp{Size: 2, Mtime: 2}},
-	}
+	topics := twoTopics()
 	var warn bytes.Buffer
 	r := New(d, Config{URL: srv.URL, Model: "m", Timeout: 5 * time.Second}, &warn)
 	if got := r.Nearest(context.Background(), "billing", 10, topics); len(got) != 2 {
@@ -356,5 +350,14 @@ func TestTopicMadePrivateIsDropped(t *testing.T) {
 	}
 	if _, ok := load(d.Path, "m "+srv.URL).entries["project_kafka.md"]; ok {
 		t.Error("the private topic's vector is still kept")
+	}
+}
+
+// twoTopics offers testDir's two topics that are not private with stamps
+// of their own.
+func twoTopics() []search.Stamped {
+	return []search.Stamped{
+		{File: "project_billing_owner.md", Stamp: search.Stamp{Size: 1, Mtime: 1}},
+		{File: "project_kafka.md", Stamp: search.Stamp{Size: 2, Mtime: 2}},
 	}
 }
