@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -64,6 +65,11 @@ func TestBatch(t *testing.T) {
 				t.Errorf("a temp is left: %s", filepath.Join(d, e.Name()))
 			}
 		}
+	}
+	files := slices.Clone(b.files)
+	slices.Sort(files)
+	if want := []string{"a.md", "gone.md", "out.md", "sub/deep/b.md"}; !slices.Equal(files, want) {
+		t.Errorf("the batch recorded files %v, want %v: the fallback must sync each", files, want)
 	}
 	for _, d := range []string{".", "sub", "sub/deep"} {
 		if !b.dirs[d] {

@@ -214,22 +214,13 @@ func (s Stamp) settle(root *os.Root, rel string, old *os.File, data []byte) erro
 	// What others appended to the new file since the rename stays, after
 	// the late write; a file replaced by yet another writer is theirs.
 	if cur, err := readIn(root, rel); err == nil && bytes.HasPrefix(cur, data) {
-		tmp, f, err := createTemp(root, rel)
-		if err != nil {
-			return err
-		}
-		_, werr := f.Write(append(late, cur[len(data):]...))
+		tmp, werr := writeTemp(root, rel, append(late, cur[len(data):]...), fi.Mode().Perm(), true)
 		if werr == nil {
-			werr = f.Sync()
-		}
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr == nil {
-			werr = root.Rename(tmp, rel)
+			if werr = root.Rename(tmp, rel); werr != nil {
+				_ = root.Remove(tmp)
+			}
 		}
 		if werr != nil {
-			_ = root.Remove(tmp)
 			return fmt.Errorf("%s was edited while memdir replaced it; that edit is kept in the replaced file only: %w", filepath.ToSlash(rel), werr)
 		}
 	}

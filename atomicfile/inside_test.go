@@ -244,6 +244,9 @@ func TestSettleKeepsALateWrite(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(dir, "t.md")); string(got) != "one\nlate line\n" {
 		t.Errorf("t.md = %q, want the late write back", got)
 	}
+	if fi, err := os.Stat(filepath.Join(dir, "t.md")); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("t.md's mode after settle = %v (%v), want the file's own 0644", fi.Mode(), err)
+	}
 	// Nothing late: settle is quiet.
 	_, st, _ = ReadStamped(dir, "t.md")
 	old2, _ := st.check(root, "t.md")
