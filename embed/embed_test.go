@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"net"
@@ -350,6 +351,23 @@ func TestTopicMadePrivateIsDropped(t *testing.T) {
 	}
 	if _, ok := load(d.Path, "m "+srv.URL).entries["project_kafka.md"]; ok {
 		t.Error("the private topic's vector is still kept")
+	}
+	// Both kept again; then billing is no longer offered while kafka,
+	// offered with a new stamp, is gone: both vectors go.
+	topics = twoTopics()
+	if err := os.WriteFile(filepath.Join(d.Path, "project_kafka.md"), []byte(topic("Kafka topic naming", "How topics are named", "Public again.")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	topics[1].Stamp = search.Stamp{Size: 2, Mtime: 5}
+	if got := r.Nearest(context.Background(), "billing", 10, topics); len(got) != 2 {
+		t.Fatalf("Nearest: %v, want both", got)
+	}
+	if err := os.Remove(filepath.Join(d.Path, "project_kafka.md")); err != nil {
+		t.Fatal(err)
+	}
+	r.Nearest(context.Background(), "billing", 10, []search.Stamped{{File: "project_kafka.md", Stamp: search.Stamp{Size: 2, Mtime: 6}}})
+	if got := load(d.Path, "m "+srv.URL).entries; len(got) != 0 {
+		t.Errorf("vectors kept for topics not offered or gone: %v", slices.Collect(maps.Keys(got)))
 	}
 }
 

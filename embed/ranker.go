@@ -118,6 +118,7 @@ func (r *Ranker) update(ctx context.Context, st *store, topics []search.Stamped)
 		if err != nil || t.Private { // gone or made private since the index read it
 			if ok {
 				delete(st.entries, tp.File)
+				kept--
 				changed = true
 			}
 			continue
