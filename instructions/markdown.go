@@ -76,7 +76,7 @@ func plainText(src []byte) bool {
 		case c == '\n':
 		case c < ' ' || c == 0x7f:
 			return false // a tab, "\r" and the other controls
-		case bytes.IndexByte([]byte("`~<>|[]*_\\&"), c) >= 0:
+		case strings.IndexByte("`~<>|[]*_\\&", c) >= 0:
 			return false
 		}
 	}

@@ -67,7 +67,8 @@ func (ix *Index) bringUp(hold, dirsOnly bool) (*current, error) {
 		}
 	}
 	var sc *scan
-	if dirs := dirsOf(base, delta); dirsOnly && base != nil && !dirsChanged(ix.dir.Path, dirs) {
+	dirs := dirsOf(base, delta)
+	if dirsOnly && base != nil && !dirsChanged(ix.dir.Path, dirs) {
 		sc = &scan{dirs: dirs} // no file compared: the sources are not merged either
 	} else {
 		sc = scanFiles(ix.dir.Path, knownOf(base, delta), dirs)
@@ -78,7 +79,7 @@ func (ix *Index) bringUp(hold, dirsOnly bool) (*current, error) {
 	case base == nil:
 		cur.base, err = ix.rebuild(sc)
 		cur.rebuilt = true
-	case !sc.fresh() || sc.settled(dirsOf(base, delta)):
+	case !sc.fresh() || sc.settled(dirs):
 		cur.base, cur.delta, err = ix.update(base, delta, sc)
 	}
 	if err == nil && hold && !cur.hold() {

@@ -3,9 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 
+	"github.com/memdir/memdir/atomicfile"
 	"github.com/memdir/memdir/internal/fakeembed"
 )
 
@@ -27,11 +26,7 @@ func runEmbed(args []string) error {
 	if *urlFile == "" {
 		fmt.Print(url)
 	} else {
-		tmp := filepath.Join(filepath.Dir(*urlFile), ".url.tmp")
-		if err := os.WriteFile(tmp, []byte(url), 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, *urlFile); err != nil {
+		if err := atomicfile.WriteFile(*urlFile, []byte(url), 0o644); err != nil {
 			return err
 		}
 	}
