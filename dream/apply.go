@@ -80,7 +80,7 @@ func (a *applier) write(op fileOp, b *atomicfile.Batch) error {
 		if err == nil && string(cur) == op.Data {
 			return nil
 		}
-		if err == nil && a.replay && torn(cur, op.Data) {
+		if err == nil && a.replay && b != nil && torn(cur, op.Data) {
 			// Cut short by a power cut before the batch's sync: the
 			// dream's own write, to finish.
 			o.Expect = &st

@@ -192,14 +192,15 @@ func digest(data []byte) string {
 // power cut before the dream synced its topics). Finishing that journal
 // would overwrite the change.
 func conflict(dir string, j *journal) string {
-	for _, ops := range [][]fileOp{j.Writes, j.Last} {
+	for i, ops := range [][]fileOp{j.Writes, j.Last} {
+		mayTear := i == 0 // only the batched topic writes skip their own fsync
 		for _, op := range ops {
 			data, err := untrusted.ReadFile(filepath.Join(dir, filepath.FromSlash(op.Path)), "", untrusted.MaxMemory)
 			cur := absent
 			if err == nil {
 				cur = digest(data)
 			}
-			if cur == op.Before || err == nil && (string(data) == op.Data || torn(data, op.Data)) {
+			if cur == op.Before || err == nil && (string(data) == op.Data || mayTear && torn(data, op.Data)) {
 				continue
 			}
 			return op.Path
