@@ -27,7 +27,7 @@ func OpenHeads(path string) (*Heads, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Heads{root: root, raw: openRawDir(path)}, nil
+	return &Heads{root: root, raw: openRawDir(root)}, nil
 }
 
 // ReadHead reads the start of rel (inside the directory) into buf, as

@@ -8,21 +8,25 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// rawDir is the directory open for openat; fd is -1 when it could not be
-// opened (ReadHead then goes through os.Root).
-type rawDir struct{ fd int }
+// rawDir is the directory open for openat, opened through the root so
+// that both are the same directory whatever its path points at later; fd
+// is -1 when it could not be opened (ReadHead then goes through os.Root).
+type rawDir struct {
+	f  *os.File
+	fd int
+}
 
-func openRawDir(path string) rawDir {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+func openRawDir(root *os.Root) rawDir {
+	f, err := root.Open(".")
 	if err != nil {
 		return rawDir{fd: -1}
 	}
-	return rawDir{fd: fd}
+	return rawDir{f: f, fd: int(f.Fd())}
 }
 
 func (d rawDir) close() {
-	if d.fd >= 0 {
-		unix.Close(d.fd)
+	if d.f != nil {
+		d.f.Close()
 	}
 }
 

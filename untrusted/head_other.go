@@ -2,11 +2,13 @@
 
 package untrusted
 
+import "os"
+
 // rawDir is empty where openat is not at hand: ReadHead goes through
 // os.Root.
 type rawDir struct{}
 
-func openRawDir(string) rawDir { return rawDir{} }
+func openRawDir(*os.Root) rawDir { return rawDir{} }
 
 func (rawDir) close() {}
 

@@ -27,6 +27,7 @@ func TestReadHead(t *testing.T) {
 	must(t, os.Symlink("../secret", filepath.Join(mem, "out")))
 	must(t, os.Symlink(filepath.Join(mem, "short.md"), filepath.Join(mem, "abs")))
 	must(t, os.Symlink("/dev/zero", filepath.Join(mem, "zero")))
+	must(t, os.Symlink("..", filepath.Join(mem, "up"))) // a directory link out: only the last part is O_NOFOLLOW
 	must(t, syscall.Mkfifo(filepath.Join(mem, "fifo"), 0o644))
 
 	h, err := OpenHeads(mem)
@@ -48,6 +49,7 @@ func TestReadHead(t *testing.T) {
 		{"abs", "", ErrOutside},
 		{"zero", "", ErrOutside},
 		{"../secret", "", ErrOutside},
+		{"up/secret", "", ErrOutside},
 		{"fifo", "", ErrNotRegular},
 		{"sub", "", ErrNotRegular},
 		{"missing", "", fs.ErrNotExist},
