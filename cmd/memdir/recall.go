@@ -14,6 +14,7 @@ import (
 	"github.com/memdir/memdir/index"
 	"github.com/memdir/memdir/memdir"
 	"github.com/memdir/memdir/search"
+	"github.com/memdir/memdir/untrusted"
 )
 
 func newRecallCmd(a *app) *cobra.Command {
@@ -117,7 +118,7 @@ func readLoadable(dir string, caps index.Caps) ([]byte, error) {
 	if part, whole := loadablePart(buf, caps); whole {
 		return part, nil
 	}
-	data, err := atomicfile.ReadInside(dir, memdir.IndexFile)
+	data, err := untrusted.Read(f, f.Name(), untrusted.MaxMemory) // from the start, on the file already open
 	if err != nil {
 		return nil, err
 	}
