@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // TestTopCommandNames keeps topCommands' names those of the commands
@@ -52,6 +54,18 @@ func TestCalledCommands(t *testing.T) {
 			t.Errorf("calledCommands(%q) = %v, want %v", tc.args, got, tc.want)
 		}
 	}
+	// Every root flag that takes a value is skipped with it: one added
+	// without teaching calledCommands would make its value read as the
+	// command.
+	newRootCmdFor(&app{}, map[string]bool{}).PersistentFlags().VisitAll(func(f *pflag.Flag) {
+		if f.Value.Type() == "bool" {
+			return
+		}
+		args := []string{"--" + f.Name, "list", "search", "q"}
+		if got := calledCommands(args); !reflect.DeepEqual(got, map[string]bool{"search": true}) {
+			t.Errorf("calledCommands(%q) = %v: the root flag --%s takes a value calledCommands does not skip", args, got, f.Name)
+		}
+	})
 }
 
 // TestPartialTreeAnswersAsWhole runs commands through run, which builds
